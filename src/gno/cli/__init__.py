@@ -1,0 +1,1 @@
+"""The `gno` command line (click)."""

@@ -1,0 +1,249 @@
+"""CLI commands that manage the index: init, collection, update, status, demo."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from gno.cli.main import json_option, lock_wait_option, lock_wait_seconds, no_wait_option, run
+
+if TYPE_CHECKING:
+    from gno.models import (
+        CollectionInfo,
+        CollectionList,
+        CollectionRemoved,
+        InitResult,
+        StatusResult,
+        SyncResult,
+    )
+
+
+@click.command()
+@click.argument("path", required=False)
+@click.option("--name", default=None, help="Collection name for PATH (default: the folder name).")
+@click.option("--pattern", default=None, help='Glob of files to index (default "**/*.md").')
+@click.option("--include", multiple=True, help="Extension allowlist, e.g. --include .md (repeatable).")
+@click.option("--exclude", multiple=True, help="Folder names to skip (repeatable).")
+@json_option
+@click.pass_context
+def init(
+    ctx: click.Context,
+    path: str | None,
+    name: str | None,
+    pattern: str | None,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Create the config and the index; optionally add PATH as a first collection."""
+
+    def render(r: InitResult) -> None:
+        click.echo(("Created " if r.created else "Found ") + f"config {r.config_path}")
+        click.echo(f"Index   {r.db_path}")
+        if r.collection:
+            click.echo(f"Added collection {r.collection.name} → {r.collection.path}. Next: gno update")
+        elif r.created:
+            click.echo("Next: gno collection add <folder> --name <name>, then gno update")
+
+    run(
+        ctx,
+        as_json,
+        lambda e: e.init(path, name=name, pattern=pattern, include=include, exclude=exclude),
+        render,
+    )
+
+
+@click.group()
+def collection() -> None:
+    """Add, list and remove collections (folders of markdown)."""
+
+
+def _render_coll(c: CollectionInfo) -> None:
+    flags = " [memory]" if c.memory_managed else ""
+    docs = "" if c.documents is None else f"  {c.documents} docs"
+    click.echo(f"{c.name}{flags}  {c.path}  ({c.pattern}){docs}")
+
+
+@collection.command("add")
+@click.argument("path")
+@click.option("-n", "--name", default=None, help="Collection name (default: the folder name).")
+@click.option("--pattern", default=None, help='Glob of files to index (default "**/*.md").')
+@click.option("--include", multiple=True, help="Extension allowlist (repeatable).")
+@click.option("--exclude", multiple=True, help="Folder names to skip (repeatable; replaces the defaults).")
+@json_option
+@click.pass_context
+def collection_add(
+    ctx: click.Context,
+    path: str,
+    name: str | None,
+    pattern: str | None,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Add the folder PATH as a collection. Run `gno update` to index it."""
+
+    def render(c: CollectionInfo) -> None:
+        click.echo(f"Added collection {c.name} → {c.path}. Next: gno update")
+
+    run(
+        ctx,
+        as_json,
+        lambda e: e.collection_add(path, name=name, pattern=pattern, include=include, exclude=exclude),
+        render,
+    )
+
+
+@collection.command("list")
+@json_option
+@click.pass_context
+def collection_list(ctx: click.Context, as_json: bool) -> None:
+    """List the configured collections."""
+
+    def render(r: CollectionList) -> None:
+        if not r.collections:
+            click.echo("No collections yet: gno collection add <folder> --name <name>")
+        for c in r.collections:
+            _render_coll(c)
+
+    run(ctx, as_json, lambda e: e.collection_list(), render)
+
+
+@collection.command("remove")
+@click.argument("name")
+@lock_wait_option
+@no_wait_option
+@json_option
+@click.pass_context
+def collection_remove(
+    ctx: click.Context, name: str, lock_wait: str | None, no_wait: bool, as_json: bool
+) -> None:
+    """Remove collection NAME from the config and its rows from the index (files are untouched)."""
+
+    def render(r: CollectionRemoved) -> None:
+        click.echo(f"Removed collection {r.name} ({r.removed_documents} indexed documents dropped)")
+
+    run(
+        ctx,
+        as_json,
+        lambda e: e.collection_remove(name, lock_wait=lock_wait_seconds(lock_wait, no_wait)),
+        render,
+    )
+
+
+def _progress_factory(as_json: bool):  # type: ignore[no-untyped-def]
+    """A rich progress bar on a terminal; nothing when piped or with --json."""
+    if as_json or not sys.stderr.isatty():
+        return None, None
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    prog = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+    )
+    tasks: dict[str, int] = {}
+
+    def update(coll: str, done: int, total: int) -> None:
+        if coll not in tasks:
+            tasks[coll] = int(prog.add_task(f"sync {coll}", total=total))
+        prog.update(tasks[coll], completed=done)  # type: ignore[arg-type]
+
+    return prog, update
+
+
+@click.command()
+@click.option("-c", "--collection", "collections", multiple=True, help="Only these collections (repeatable).")
+@click.option("--force", is_flag=True, help="Re-read and re-parse every file, even unchanged ones.")
+@lock_wait_option
+@no_wait_option
+@json_option
+@click.pass_context
+def update(
+    ctx: click.Context,
+    collections: tuple[str, ...],
+    force: bool,
+    lock_wait: str | None,
+    no_wait: bool,
+    as_json: bool,
+) -> None:
+    """Sync the index with the files (lexical index; no models)."""
+    prog, cb = _progress_factory(as_json)
+
+    def call(e):  # type: ignore[no-untyped-def]
+        if prog is None:
+            return e.update(collections, lock_wait=lock_wait_seconds(lock_wait, no_wait), force=force)
+        with prog:
+            return e.update(
+                collections, lock_wait=lock_wait_seconds(lock_wait, no_wait), progress=cb, force=force
+            )
+
+    def render(r: SyncResult) -> None:
+        for c in r.collections:
+            click.echo(
+                f"{c.name}: {c.scanned} files · {c.added} added · {c.updated} updated · "
+                f"{c.renamed} renamed · "
+                f"{c.inactivated} removed · {c.reactivated} restored · {c.unchanged} unchanged"
+                + (f" · {c.errors} errors (see gno status)" if c.errors else "")
+            )
+        if not r.collections:
+            click.echo("No collections configured: gno collection add <folder> --name <name>")
+        click.echo(f"Done in {r.duration_ms / 1000:.2f}s")
+
+    run(ctx, as_json, call, render)
+
+
+@click.command()
+@json_option
+@click.pass_context
+def status(ctx: click.Context, as_json: bool) -> None:
+    """Index health: collections, document counts, ingest errors, memory records."""
+
+    def render(r: StatusResult) -> None:
+        click.echo(f"Index   {r.index_name}  {r.db_path}  ({r.size_bytes / 1e6:.1f} MB)")
+        click.echo(f"Config  {r.config_path}")
+        click.echo(f"Documents {r.documents} · chunks {r.chunks}")
+        for c in r.collections:
+            warn = "" if c.path_exists else "  (folder missing!)"
+            mem = " [memory]" if c.memory_managed else ""
+            click.echo(f"  {c.name}{mem}: {c.active} active, {c.inactive} inactive, {c.errors} errors{warn}")
+        if r.ingest_errors:
+            click.echo("Ingest errors:")
+            for e in r.ingest_errors[:20]:
+                click.echo(f"  {e.collection}/{e.rel_path}: [{e.code}] {e.message}")
+        if r.memory:
+            m = r.memory
+            click.echo(
+                f"Memory: {m.facts} facts · {m.current} current · {m.superseded} superseded · "
+                f"{m.invalid} invalid"
+            )
+            for d in m.diagnostics[:20]:
+                click.echo(f"  {d.uri}: {', '.join(d.codes)}")
+        if r.vectors:
+            v = r.vectors
+            click.echo(
+                f"Vectors: {v.embedded_chunks}/{v.total_chunks} chunks embedded"
+                + (f" with {v.model}" if v.model else "")
+                + (f" ({v.reason})" if v.reason else "")
+            )
+
+    run(ctx, as_json, lambda e: e.status(), render)
+
+
+@click.command()
+@click.option("--home", default=None, help="Folder for the demo's config and index (default: a temp folder).")
+@click.option("--query", default="retrieval ladder", show_default=True, help="What to search for.")
+@json_option
+@click.pass_context
+def demo(ctx: click.Context, home: str | None, query: str, as_json: bool) -> None:
+    """Index the sample notes shipped with gno in a scratch home and search them."""
+    from gno.cli.demo import run_demo
+
+    run_demo(ctx, home, query, as_json)
+
+
+COMMANDS = [init, collection, update, status, demo]

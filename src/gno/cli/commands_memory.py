@@ -1,0 +1,215 @@
+"""CLI memory commands: remember, recall, audit (seed 000's memory contract)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from gno.cli.main import json_option, lock_wait_option, lock_wait_seconds, no_wait_option, run
+
+if TYPE_CHECKING:
+    from gno.config import Settings
+    from gno.memory.models import AuditResult, RecallResult, RememberResult
+
+identity_options = [
+    click.option(
+        "--caller", default=None, help="Caller identity (default $GNO_MEMORY_CALLER or cli:<user>)."
+    ),
+    click.option(
+        "--session", default=None, help="Session identity (default $GNO_MEMORY_SESSION or ppid:<pid>)."
+    ),
+]
+
+
+def _identity(settings: Settings, caller: str | None, session: str | None) -> tuple[str, str]:
+    return caller or settings.default_caller(), session or settings.default_session()
+
+
+def _load_receipt(path: str) -> Any:
+    from gno.errors import ValidationError
+
+    try:
+        raw = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        return json.loads(raw)
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValidationError(f"cannot read receipt {path}: {exc}", details={"receipt": path}) from exc
+
+
+@click.command()
+@click.argument("text")
+@click.option("-s", "--scope", "scopes", multiple=True, help="Scope (repeatable, 1–8; required).")
+@click.option("-c", "--collection", default=None, help="Memory-managed collection (default: the only one).")
+@click.option("--add", "add", is_flag=True, help="Store the fact beside any candidates.")
+@click.option("--supersede", "supersede", default=None, metavar="URI", help="Replace this current fact.")
+@click.option("--predecessor-hash", default=None, metavar="HASH", help="contentHash of the fact to replace.")
+@click.option(
+    "--decision", type=click.Choice(["add", "supersede"]), default=None, help="Same as --add/--supersede."
+)
+@click.option(
+    "--predecessor", default=None, metavar="URI", help="With --decision supersede: the URI to replace."
+)
+@click.option(
+    "--receipt", default=None, metavar="FILE", help="A saved `gno recall --json` output (or its receipt)."
+)
+@click.option(
+    "--derived-from", "derived_from", multiple=True, help="Declared origin of the text (repeatable)."
+)
+@click.option("--source", default=None, help="Free-text evidence for the fact (recorded).")
+@identity_options[0]
+@identity_options[1]
+@lock_wait_option
+@no_wait_option
+@json_option
+@click.pass_context
+def remember(
+    ctx: click.Context,
+    text: str,
+    scopes: tuple[str, ...],
+    collection: str | None,
+    add: bool,
+    supersede: str | None,
+    predecessor_hash: str | None,
+    decision: str | None,
+    predecessor: str | None,
+    receipt: str | None,
+    derived_from: tuple[str, ...],
+    source: str | None,
+    caller: str | None,
+    session: str | None,
+    lock_wait: str | None,
+    no_wait: bool,
+    as_json: bool,
+) -> None:
+    """Propose one fact; store it with --add, or replace one with --supersede.
+
+    \b
+    Without a decision it writes nothing and lists likely matches from the scope.
+      gno remember "Prod deploys from main only" --scope project:gno
+      gno remember "Prod deploys from main only" --scope project:gno --add
+      gno remember "Prod deploys from release branches" --scope project:gno \\
+          --supersede gno://memory/facts/…/mem-….md --predecessor-hash <contentHash>
+    """
+    from gno.memory.remember import RememberRequest
+
+    dec = decision or ("supersede" if supersede else "add" if add else None)
+
+    def call(e):  # type: ignore[no-untyped-def]
+        c, s = _identity(e.settings, caller, session)
+        req = RememberRequest(
+            text=text,
+            scopes=list(scopes),
+            caller=c,
+            session=s,
+            collection=collection,
+            decision=dec,
+            predecessor_uri=supersede or predecessor,
+            predecessor_hash=predecessor_hash,
+            receipt=_load_receipt(receipt) if receipt else None,
+            derived_from=list(derived_from),
+            source=source,
+            lock_wait=lock_wait_seconds(lock_wait, no_wait),
+        )
+        return e.remember(req)
+
+    def render(r: RememberResult) -> None:
+        if r.outcome == "candidates":
+            click.echo("Nothing written. Decide with --add, or --supersede <uri> --predecessor-hash <hash>.")
+            for cand in r.candidates or []:
+                click.echo(f"  [{cand.match} {cand.similarity:.2f}] {cand.record.text}")
+                click.echo(f"      {cand.record.uri}  contentHash {cand.record.content_hash}")
+            if not r.candidates:
+                click.echo("  No similar facts in these scopes.")
+            click.echo(f"(matching: {r.matching.mode}, threshold {r.matching.threshold})")
+        elif r.record is not None:
+            verb = {"existing": "Already known", "added": "Added", "superseded": "Superseded"}[r.outcome]
+            click.echo(f"{verb}: {r.record.text}")
+            click.echo(f"  {r.record.uri}  contentHash {r.record.content_hash}")
+
+    run(ctx, as_json, call, render)
+
+
+@click.command()
+@click.argument("query")
+@click.option("-s", "--scope", "scopes", multiple=True, help="Scope (repeatable, 1–8; required).")
+@click.option("-c", "--collection", default=None, help="Memory-managed collection (default: the only one).")
+@click.option("--max-facts", default=8, show_default=True, type=int, help="At most this many facts.")
+@click.option(
+    "--max-tokens", default=512, show_default=True, type=int, help="Token budget (UTF-8 bytes / 4)."
+)
+@identity_options[0]
+@identity_options[1]
+@json_option
+@click.pass_context
+def recall(
+    ctx: click.Context,
+    query: str,
+    scopes: tuple[str, ...],
+    collection: str | None,
+    max_facts: int,
+    max_tokens: int,
+    caller: str | None,
+    session: str | None,
+    as_json: bool,
+) -> None:
+    """Current facts matching QUERY in the given scopes, cited, under a budget, with a receipt."""
+    from gno.memory.recall import RecallRequest
+
+    def call(e):  # type: ignore[no-untyped-def]
+        c, s = _identity(e.settings, caller, session)
+        return e.recall(
+            RecallRequest(
+                query=query,
+                scopes=list(scopes),
+                caller=c,
+                session=s,
+                collection=collection,
+                max_facts=max_facts,
+                max_tokens=max_tokens,
+            )
+        )
+
+    def render(r: RecallResult) -> None:
+        if not r.facts:
+            click.echo(r.hint or "No facts.")
+        for f in r.facts:
+            click.echo(f"- {f.text}")
+            click.echo(f"    {f.uri}  [{', '.join(f.scopes)}]  {f.created_at}")
+        b = r.budget
+        click.echo(
+            f"({len(r.facts)} facts, {b.used_tokens}/{b.max_tokens} tokens, {b.omitted} omitted; "
+            f"{r.retrieval.mode} retrieval; receipt {r.receipt.digest[:12]})"
+        )
+
+    run(ctx, as_json, call, render)
+
+
+@click.command()
+@click.option("-c", "--collection", default=None, help="Only this collection.")
+@click.option("--max-findings", default=100, show_default=True, type=click.IntRange(1, 1000))
+@json_option
+@click.pass_context
+def audit(ctx: click.Context, collection: str | None, max_findings: int, as_json: bool) -> None:
+    """Report fact files that break the memory contract. Exit 0 clean, 4 with findings."""
+
+    def render(r: AuditResult) -> None:
+        click.echo(f"Checked {r.checked} fact files: {len(r.findings)} findings")
+        for f in r.findings:
+            click.echo(f"  {f.uri}: {', '.join(f.codes)}")
+
+    result: list[AuditResult] = []
+
+    def call(e):  # type: ignore[no-untyped-def]
+        r = e.audit(collection, max_findings)
+        result.append(r)
+        return r
+
+    run(ctx, as_json, call, render)
+    if result and result[0].findings:
+        ctx.exit(4)
+
+
+COMMANDS = [remember, recall, audit]

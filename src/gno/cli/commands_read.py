@@ -1,0 +1,152 @@
+"""CLI read commands: search, get, multi-get, ls."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from gno.cli.main import json_option, run
+
+if TYPE_CHECKING:
+    from gno.models import DocumentResult, LsResult, MultiGetResult, SearchResult
+
+
+def _numbered(text: str, start: int) -> str:
+    return "\n".join(f"{start + i:>5}  {line}" for i, line in enumerate(text.split("\n")))
+
+
+def render_hits(r: SearchResult, *, files: bool, line_numbers: bool, full: bool) -> None:
+    if files:
+        for h in r.results:
+            click.echo(f"{h.docid},{h.score:.4f},{h.uri}")
+        return
+    if not r.results:
+        click.echo(f"No results for {r.query!r}.")
+        return
+    for i, h in enumerate(r.results, 1):
+        click.echo(click.style(f"{i}. {h.title}", bold=True) + f"  ({h.score:.2f})  {h.docid}")
+        click.echo(f"   {h.uri}:{h.line}")
+        body = h.body if full and h.body is not None else h.snippet
+        start = (h.body_start_line or 1) if full and h.body is not None else h.snippet_range.start_line
+        text = _numbered(body, start) if line_numbers else body
+        click.echo("\n".join("   " + ln for ln in text.split("\n")))
+        click.echo()
+    shown = len(r.results)
+    if r.meta.total_results > shown:
+        click.echo(f"{shown} of {r.meta.total_results} matches (raise -n to see more)")
+
+
+@click.command()
+@click.argument("query")
+@click.option("-n", "--limit", default=10, show_default=True, type=int, help="Maximum results.")
+@click.option("-c", "--collection", default=None, help="Only this collection.")
+@click.option("--min-score", default=0.0, type=float, help="Drop hits below this normalised score (0..1).")
+@click.option("--tags-any", default=None, help="Comma-separated tags; a hit has at least one.")
+@click.option("--tags-all", default=None, help="Comma-separated tags; a hit has all of them.")
+@click.option("--full", is_flag=True, help="Include each hit's full body.")
+@click.option("--line-numbers", is_flag=True, help="Prefix lines with their line numbers.")
+@click.option("--files", is_flag=True, help="Print only `#docid,score,uri` lines.")
+@json_option
+@click.pass_context
+def search(
+    ctx: click.Context,
+    query: str,
+    limit: int,
+    collection: str | None,
+    min_score: float,
+    tags_any: str | None,
+    tags_all: str | None,
+    full: bool,
+    line_numbers: bool,
+    files: bool,
+    as_json: bool,
+) -> None:
+    """Exact (BM25) search: terms, "phrases", -negation, gpt-4 style tokens.
+
+    \b
+    Examples:
+      gno search "deploy staging"
+      gno search '"release pipeline" -legacy' -c notes --json
+    """
+    ta = [t.strip() for t in (tags_any or "").split(",") if t.strip()]
+    tl = [t.strip() for t in (tags_all or "").split(",") if t.strip()]
+    run(
+        ctx,
+        as_json,
+        lambda e: e.search(
+            query,
+            collection=collection,
+            limit=limit,
+            min_score=min_score,
+            tags_any=ta,
+            tags_all=tl,
+            full=full,
+        ),
+        lambda r: render_hits(r, files=files, line_numbers=line_numbers, full=full),
+    )
+
+
+@click.command()
+@click.argument("ref")
+@click.option("--from", "from_line", type=int, default=None, help="First line to return (1-based).")
+@click.option("-l", "--limit", "line_count", type=int, default=None, help="Number of lines to return.")
+@click.option("--line-numbers", is_flag=True, help="Prefix lines with their line numbers.")
+@json_option
+@click.pass_context
+def get(
+    ctx: click.Context,
+    ref: str,
+    from_line: int | None,
+    line_count: int | None,
+    line_numbers: bool,
+    as_json: bool,
+) -> None:
+    """Print a document by #docid, gno://collection/path[:line] or collection/path[:line]."""
+
+    def render(d: DocumentResult) -> None:
+        text = _numbered(d.content, d.returned_lines.start) if line_numbers else d.content
+        click.echo(text)
+
+    run(ctx, as_json, lambda e: e.get(ref, from_line=from_line, line_count=line_count), render)
+
+
+@click.command("multi-get")
+@click.argument("refs", nargs=-1, required=True)
+@click.option("--max-bytes", default=10240, show_default=True, type=int, help="Truncate each document.")
+@click.option("--line-numbers", is_flag=True, help="Prefix lines with their line numbers.")
+@json_option
+@click.pass_context
+def multi_get(
+    ctx: click.Context, refs: tuple[str, ...], max_bytes: int, line_numbers: bool, as_json: bool
+) -> None:
+    """Print several documents (refs separated by spaces or commas)."""
+
+    def render(r: MultiGetResult) -> None:
+        for d in r.documents:
+            click.echo(click.style(f"==> {d.uri} ({d.docid}) <==", bold=True))
+            click.echo(_numbered(d.content, d.returned_lines.start) if line_numbers else d.content)
+            click.echo()
+        for err in r.errors:
+            click.echo(f"error [{err.code}]: {err.ref}: {err.message}", err=True)
+
+    run(ctx, as_json, lambda e: e.multi_get(refs, max_bytes=max_bytes), render)
+
+
+@click.command()
+@click.argument("scope", required=False)
+@json_option
+@click.pass_context
+def ls(ctx: click.Context, scope: str | None, as_json: bool) -> None:
+    """List indexed documents: all, a collection, or gno://collection/prefix."""
+
+    def render(r: LsResult) -> None:
+        for e in r.entries:
+            click.echo(f"{e.docid}  {e.uri}  {e.title}")
+        if not r.entries:
+            click.echo("No documents.")
+
+    run(ctx, as_json, lambda e: e.ls(scope), render)
+
+
+COMMANDS = [search, get, multi_get, ls]

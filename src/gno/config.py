@@ -1,0 +1,280 @@
+"""Settings and `index.yml`: where gno keeps its files and which folders are collections.
+
+This is the only module that reads `os.environ`. Settings are built once by a composition
+root (the CLI's main, the HTTP app factory, the MCP lifespan) and passed down explicitly.
+
+Layout (reference §1.6, §1.8): config `$GNO_CONFIG_DIR/index.yml` (default
+`$XDG_CONFIG_HOME/gno`), data `$GNO_DATA_DIR/index-<name>.sqlite` (default
+`$XDG_DATA_HOME/gno`), cache `$GNO_CACHE_DIR`. A malformed config is reported with the file
+and line, never a traceback.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ValidationError as PydanticValidationError
+
+from gno.errors import ErrorCode, ValidationError
+from gno.fsio import atomic_write_text
+
+CONFIG_VERSION = "1.0"
+DEFAULT_PATTERN = "**/*.md"
+DEFAULT_EXCLUDES = (
+    ".git",
+    "node_modules",
+    ".venv",
+    ".idea",
+    "dist",
+    "build",
+    "__pycache__",
+    ".DS_Store",
+    "Thumbs.db",
+)
+COLLECTION_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+INDEX_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._ -]{0,63}$")
+EgressPolicy = Literal["local_only", "lan", "remote"]
+
+
+class CollectionConfig(BaseModel):
+    """One collection: a folder of markdown, matched by pattern/include/exclude."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+
+    name: str
+    path: str
+    pattern: str = DEFAULT_PATTERN
+    include: list[str] = Field(default_factory=list)
+    exclude: list[str] = Field(default_factory=lambda: list(DEFAULT_EXCLUDES))
+    memory_managed: bool = Field(default=False, alias="memoryManaged")
+    egress_policy: EgressPolicy = Field(default="local_only", alias="egressPolicy")
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        if not COLLECTION_NAME_RE.match(v):
+            raise ValueError(
+                "collection names are lowercase letters, digits, '_' and '-', starting with a "
+                "letter or digit, at most 64 characters"
+            )
+        return v
+
+    @field_validator("path")
+    @classmethod
+    def _path(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("path must not be empty")
+        return str(Path(v).expanduser())
+
+    @field_validator("include")
+    @classmethod
+    def _include(cls, v: list[str]) -> list[str]:
+        return [e if e.startswith(".") else "." + e for e in (x.strip() for x in v) if e]
+
+    @property
+    def root(self) -> Path:
+        return Path(self.path)
+
+    def to_yaml_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "path": self.path, "pattern": self.pattern}
+        if self.include:
+            out["include"] = list(self.include)
+        out["exclude"] = list(self.exclude)
+        if self.memory_managed:
+            out["memoryManaged"] = True
+        out["egressPolicy"] = self.egress_policy
+        return out
+
+
+class ModelsConfig(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    embed: str | None = None
+
+
+class ChunkingConfig(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+    max_tokens: int = Field(default=800, ge=10, alias="maxTokens")
+    overlap_percent: float = Field(default=0.15, ge=0.0, le=0.5, alias="overlapPercent")
+
+
+class GnoConfig(BaseModel):
+    """The whole `index.yml`."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="allow")
+
+    version: str = CONFIG_VERSION
+    collections: list[CollectionConfig] = Field(default_factory=list)
+    models: ModelsConfig = Field(default_factory=ModelsConfig)
+    chunking: ChunkingConfig = Field(default_factory=ChunkingConfig)
+    memory_guard: bool = Field(default=False, alias="memoryGuard")
+
+    def collection(self, name: str) -> CollectionConfig | None:
+        want = name.lower()
+        return next((c for c in self.collections if c.name == want), None)
+
+    def to_yaml_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"version": self.version}
+        out["collections"] = [c.to_yaml_dict() for c in self.collections]
+        extra = self.model_extra or {}
+        if self.models.embed or self.models.model_extra:
+            out["models"] = self.models.model_dump(exclude_none=True)
+        if self.chunking != ChunkingConfig():
+            out["chunking"] = self.chunking.model_dump(by_alias=True)
+        if self.memory_guard:
+            out["memoryGuard"] = True
+        out.update(extra)
+        return out
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Resolved locations and process-level defaults; built once per process."""
+
+    config_dir: Path
+    data_dir: Path
+    cache_dir: Path
+    index_name: str = "default"
+    config_file: Path | None = None
+    env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def config_path(self) -> Path:
+        return self.config_file or self.config_dir / "index.yml"
+
+    @property
+    def db_path(self) -> Path:
+        return self.data_dir / f"index-{self.index_name}.sqlite"
+
+    @property
+    def lease_path(self) -> Path:
+        return self.data_dir / f"index-{self.index_name}.write.lock"
+
+    def default_caller(self) -> str:
+        return self.env.get("GNO_MEMORY_CALLER") or f"cli:{self._user()}"
+
+    def default_session(self) -> str:
+        return self.env.get("GNO_MEMORY_SESSION") or f"ppid:{os.getppid()}"
+
+    def flag(self, name: str) -> bool:
+        return self.env.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
+
+    def _user(self) -> str:
+        u = self.env.get("USER") or self.env.get("USERNAME")
+        if u:
+            return u
+        try:
+            return getpass.getuser()
+        except Exception:  # noqa: BLE001 - no user database in some containers
+            return "unknown"
+
+
+def build_settings(
+    *, index_name: str | None = None, config_file: str | Path | None = None, env: dict[str, str] | None = None
+) -> Settings:
+    """Resolve settings from flags and the environment (the only reader of os.environ)."""
+    e = dict(os.environ if env is None else env)
+    home = Path(e.get("HOME") or Path.home())
+    xdg_config = Path(e.get("XDG_CONFIG_HOME") or home / ".config")
+    xdg_data = Path(e.get("XDG_DATA_HOME") or home / ".local" / "share")
+    xdg_cache = Path(e.get("XDG_CACHE_HOME") or home / ".cache")
+    name = index_name or e.get("GNO_INDEX") or "default"
+    if not INDEX_NAME_RE.match(name) or ".." in name or name.endswith((" ", ".")):
+        raise ValidationError(
+            f"invalid index name {name!r}: use letters, digits, '.', '_', '-' or spaces",
+            details={"index": name},
+        )
+    return Settings(
+        config_dir=Path(e.get("GNO_CONFIG_DIR") or xdg_config / "gno"),
+        data_dir=Path(e.get("GNO_DATA_DIR") or xdg_data / "gno"),
+        cache_dir=Path(e.get("GNO_CACHE_DIR") or xdg_cache / "gno"),
+        index_name=name,
+        config_file=Path(config_file).expanduser() if config_file else None,
+        env=e,
+    )
+
+
+def _config_error(path: Path, line: int | None, problem: str) -> ValidationError:
+    where = f"{path}:{line}" if line else str(path)
+    return ValidationError(
+        f"invalid config {where}: {problem}",
+        code=ErrorCode.CONFIG_INVALID,
+        details={"file": str(path), "line": line, "problem": problem},
+    )
+
+
+def _item_lines(text: str) -> list[int]:
+    """1-based line of each `collections:` item, so validation errors can name a line."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return []
+    if not isinstance(node, yaml.MappingNode):
+        return []
+    for k, v in node.value:
+        if getattr(k, "value", None) == "collections" and isinstance(v, yaml.SequenceNode):
+            return [item.start_mark.line + 1 for item in v.value]
+    return []
+
+
+def load_config(settings: Settings, *, must_exist: bool = True) -> GnoConfig:
+    """Read and validate `index.yml`; errors name the file and the line."""
+    path = settings.config_path
+    if not path.exists():
+        if must_exist:
+            raise ValidationError(
+                f"no gno config at {path}: run `gno init` first",
+                code=ErrorCode.NOT_INITIALIZED,
+                details={"file": str(path)},
+            )
+        return GnoConfig()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _config_error(path, None, f"cannot read: {exc}") from exc
+    try:
+        raw = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.MarkedYAMLError as exc:
+        line = exc.problem_mark.line + 1 if exc.problem_mark else None
+        raise _config_error(path, line, str(exc.problem or exc)) from exc
+    except yaml.YAMLError as exc:
+        raise _config_error(path, None, str(exc)) from exc
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise _config_error(path, 1, "the top level must be a mapping (version, collections, …)")
+    version = str(raw.get("version", CONFIG_VERSION))
+    if version != CONFIG_VERSION:
+        raise _config_error(path, None, f'unsupported version {version!r}; expected "{CONFIG_VERSION}"')
+    try:
+        cfg = GnoConfig.model_validate(raw)
+    except PydanticValidationError as exc:
+        first = exc.errors()[0]
+        loc = first.get("loc", ())
+        line = None
+        if len(loc) >= 2 and loc[0] == "collections" and isinstance(loc[1], int):
+            lines = _item_lines(text)
+            line = lines[loc[1]] if loc[1] < len(lines) else None
+        field_path = ".".join(str(p) for p in loc)
+        raise _config_error(path, line, f"{field_path}: {first.get('msg')}") from exc
+    seen: set[str] = set()
+    for i, c in enumerate(cfg.collections):
+        if c.name in seen:
+            lines = _item_lines(text)
+            raise _config_error(
+                path, lines[i] if i < len(lines) else None, f"duplicate collection {c.name!r}"
+            )
+        seen.add(c.name)
+    return cfg
+
+
+def save_config(settings: Settings, cfg: GnoConfig) -> None:
+    """Write `index.yml` atomically (temp file, fsync, rename)."""
+    text = yaml.safe_dump(cfg.to_yaml_dict(), sort_keys=False, allow_unicode=True)
+    atomic_write_text(settings.config_path, text)

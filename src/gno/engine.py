@@ -1,0 +1,406 @@
+"""The engine: one facade, one method per capability, shared by every surface.
+
+Surfaces (CLI, MCP, REST, SDK) parse input, make one call here and render the pydantic result.
+The engine owns the settings, the config, the index store and the write lease; capability
+logic lives in the core packages (ingest, retrieve, memory, evidence) and is orchestrated here.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from gno.config import CollectionConfig, GnoConfig, Settings, load_config, save_config
+from gno.errors import ErrorCode, NotFoundError, ValidationError
+from gno.ingest.sync import DocumentProjector, ProgressFn, Syncer, run_sync
+from gno.lease import DEFAULT_LOCK_WAIT_S, write_lease
+from gno.memory.models import AuditResult, RecallResult, RememberResult
+from gno.memory.recall import RecallRequest
+from gno.memory.remember import RememberRequest
+from gno.models import (
+    CollectionInfo,
+    CollectionList,
+    CollectionRemoved,
+    CollectionStatus,
+    DocumentResult,
+    IngestErrorInfo,
+    InitResult,
+    LsEntry,
+    LsResult,
+    MultiGetResult,
+    RefError,
+    ReturnedLines,
+    SearchResult,
+    StatusResult,
+    SyncCollectionResult,
+    SyncResult,
+)
+from gno.refs import URI_SCHEME, parse_ref, parse_uri
+from gno.retrieve.search import SearchOptions
+from gno.retrieve.search import search as bm25_search
+from gno.store import documents as docs
+from gno.store.db import Store
+from gno.store.fts import DocFilter
+
+MAX_LIMIT = 1000
+
+
+def _collection_info(c: CollectionConfig, count: int | None = None) -> CollectionInfo:
+    return CollectionInfo(
+        name=c.name,
+        path=c.path,
+        pattern=c.pattern,
+        include=c.include,
+        exclude=c.exclude,
+        memory_managed=c.memory_managed,
+        egress_policy=c.egress_policy,
+        documents=count,
+    )
+
+
+def _slug(name: str) -> str:
+    s = re.sub(r"[^a-z0-9_-]+", "-", name.lower()).strip("-_")
+    return (s or "notes")[:64]
+
+
+class Engine:
+    """Facade over one index. Not thread-safe for writes; the HTTP app serialises via the lease."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._store: Store | None = None
+        self._config: GnoConfig | None = None
+        self._config_mtime: float | None = None
+        self._lock = threading.RLock()
+
+    # -- plumbing -----------------------------------------------------------------------
+    @property
+    def config(self) -> GnoConfig:
+        path = self.settings.config_path
+        mtime = path.stat().st_mtime if path.exists() else None
+        if self._config is None or mtime != self._config_mtime:
+            self._config = load_config(self.settings)
+            self._config_mtime = mtime
+        return self._config
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            self._store = Store(self.settings.db_path)
+        return self._store
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    def lease(self, wait_s: float | None = None, busy_code: ErrorCode = ErrorCode.LOCKED) -> Any:
+        return write_lease(
+            self.settings.lease_path, DEFAULT_LOCK_WAIT_S if wait_s is None else wait_s, busy_code
+        )
+
+    def collection(self, name: str) -> CollectionConfig:
+        c = self.config.collection(name)
+        if c is None:
+            known = ", ".join(x.name for x in self.config.collections) or "none"
+            raise NotFoundError(
+                f"no collection named {name!r} (configured: {known}); add it with `gno collection add`",
+                code=ErrorCode.COLLECTION_NOT_FOUND,
+                details={"collection": name},
+            )
+        return c
+
+    def projectors(self) -> list[DocumentProjector]:
+        from gno.memory.projector import MemoryProjector
+
+        return [MemoryProjector()]
+
+    # -- init & collections ---------------------------------------------------------------
+    def init(
+        self,
+        path: str | None = None,
+        *,
+        name: str | None = None,
+        pattern: str | None = None,
+        include: Sequence[str] = (),
+        exclude: Sequence[str] = (),
+    ) -> InitResult:
+        cfg_path = self.settings.config_path
+        created = not cfg_path.exists()
+        if created:
+            save_config(self.settings, GnoConfig())
+            self._config = None
+        _ = self.store
+        coll = None
+        if path:
+            coll = self.collection_add(path, name=name, pattern=pattern, include=include, exclude=exclude)
+        return InitResult(
+            config_path=str(cfg_path), db_path=str(self.settings.db_path), created=created, collection=coll
+        )
+
+    def collection_add(
+        self,
+        path: str,
+        *,
+        name: str | None = None,
+        pattern: str | None = None,
+        include: Sequence[str] = (),
+        exclude: Sequence[str] = (),
+        memory_managed: bool = False,
+    ) -> CollectionInfo:
+        root = Path(path).expanduser().resolve()
+        if not root.is_dir():
+            raise ValidationError(
+                f"folder {path!r} does not exist or is not a folder",
+                code=ErrorCode.PATH_NOT_FOUND,
+                details={"path": str(root)},
+            )
+        cfg = load_config(self.settings, must_exist=False)
+        cname = (name or _slug(root.name)).strip().lower()
+        if cfg.collection(cname) is not None:
+            raise ValidationError(
+                f"a collection named {cname!r} already exists; pick another --name",
+                code=ErrorCode.COLLECTION_EXISTS,
+                details={"collection": cname},
+            )
+        fields: dict[str, Any] = {"name": cname, "path": str(root), "memoryManaged": memory_managed}
+        if pattern:
+            fields["pattern"] = pattern
+        if include:
+            fields["include"] = list(include)
+        if exclude:
+            fields["exclude"] = list(exclude)
+        try:
+            coll = CollectionConfig.model_validate(fields)
+        except Exception as exc:  # pydantic's message is the useful part
+            raise ValidationError(f"invalid collection: {exc}", details={"collection": cname}) from exc
+        cfg.collections.append(coll)
+        save_config(self.settings, cfg)
+        self._config = None
+        return _collection_info(coll)
+
+    def collection_list(self) -> CollectionList:
+        counts = docs.collection_counts(self.store) if self.settings.db_path.exists() else {}
+        return CollectionList(
+            collections=[
+                _collection_info(c, counts.get(c.name, {}).get("active", 0)) for c in self.config.collections
+            ]
+        )
+
+    def collection_remove(self, name: str, *, lock_wait: float | None = None) -> CollectionRemoved:
+        coll = self.collection(name)
+        cfg = self.config
+        cfg.collections = [c for c in cfg.collections if c.name != coll.name]
+        with self.lease(lock_wait):
+            save_config(self.settings, cfg)
+            self._config = None
+            with self.store.write() as conn:
+                n = docs.delete_collection(conn, coll.name)
+                docs.gc_content(conn)
+        return CollectionRemoved(name=coll.name, removed_documents=n)
+
+    # -- sync -----------------------------------------------------------------------------
+    def update(
+        self,
+        collections: Sequence[str] = (),
+        *,
+        lock_wait: float | None = None,
+        progress: ProgressFn | None = None,
+        force: bool = False,
+    ) -> SyncResult:
+        cfg = self.config
+        targets = [self.collection(n) for n in collections] if collections else list(cfg.collections)
+        with self.lease(lock_wait):
+            results, secs = run_sync(
+                self.store,
+                targets,
+                cfg.chunking,
+                projectors=self.projectors(),
+                progress=progress,
+                force=force,
+                all_collections={c.name for c in cfg.collections},
+            )
+        return SyncResult(
+            collections=[SyncCollectionResult.model_validate(r.__dict__) for r in results],
+            duration_ms=round(secs * 1000, 1),
+        )
+
+    def sync_paths(self, coll: CollectionConfig, rel_paths: set[str]) -> SyncCollectionResult:
+        """Path-scoped sync for a write that already holds the lease (remember, capture, edit)."""
+        r = Syncer(self.store, self.config.chunking, self.projectors()).sync_collection(coll, only=rel_paths)
+        return SyncCollectionResult.model_validate(r.__dict__)
+
+    # -- reads ----------------------------------------------------------------------------
+    def doc_filter(
+        self, collection: str | None = None, tags_any: Sequence[str] = (), tags_all: Sequence[str] = ()
+    ) -> DocFilter:
+        colls = [self.collection(collection).name] if collection else []
+        return DocFilter(collections=colls, tags_any=list(tags_any), tags_all=list(tags_all))
+
+    def search(
+        self,
+        query: str,
+        *,
+        collection: str | None = None,
+        limit: int = 10,
+        min_score: float = 0.0,
+        tags_any: Sequence[str] = (),
+        tags_all: Sequence[str] = (),
+        full: bool = False,
+    ) -> SearchResult:
+        if not query or not query.strip():
+            raise ValidationError("empty query: pass the words to search for", code=ErrorCode.INVALID_QUERY)
+        if not 1 <= limit <= MAX_LIMIT:
+            raise ValidationError(f"limit must be between 1 and {MAX_LIMIT}")
+        if not 0.0 <= min_score <= 1.0:
+            raise ValidationError("min-score must be between 0 and 1")
+        f = self.doc_filter(collection, tags_any, tags_all)
+        return bm25_search(self.store, query, f, SearchOptions(limit=limit, min_score=min_score, full=full))
+
+    def resolve(self, ref: str) -> docs.DocRow:
+        r = parse_ref(ref)
+        if r.docid:
+            rows = docs.docs_by_docid(self.store, r.docid)
+        else:
+            assert r.collection is not None and r.rel_path is not None
+            row = docs.doc_by_path(self.store, r.collection, r.rel_path)
+            rows = [row] if row else []
+        rows = [x for x in rows if x.active] or rows
+        if not rows or not rows[0].active:
+            raise NotFoundError(
+                f"no indexed document for {ref!r}; check the ref or run `gno update`",
+                details={"ref": ref},
+            )
+        return rows[0]
+
+    def abs_path(self, row: docs.DocRow) -> Path:
+        c = self.config.collection(row.collection)
+        return (c.root if c else Path("/")) / row.rel_path
+
+    def get(self, ref: str, *, from_line: int | None = None, line_count: int | None = None) -> DocumentResult:
+        row = self.resolve(ref)
+        parsed = parse_ref(ref)
+        text = docs.content_of(self.store, row.mirror_hash) or ""
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines = lines[:-1]
+        start = from_line or parsed.line or 1
+        if start < 1:
+            raise ValidationError("--from must be at least 1")
+        if line_count is not None and line_count < 1:
+            raise ValidationError("-l/--limit must be at least 1")
+        end = len(lines) if line_count is None else min(len(lines), start + line_count - 1)
+        chunk = lines[start - 1 : end] if start <= len(lines) else []
+        return DocumentResult(
+            docid=row.docid,
+            uri=row.uri,
+            title=row.title,
+            collection=row.collection,
+            rel_path=row.rel_path,
+            abs_path=str(self.abs_path(row)),
+            source_hash=row.source_hash,
+            active=row.active,
+            tags=docs.tags_of(self.store, [row.id])[row.id],
+            total_lines=len(lines),
+            returned_lines=ReturnedLines(start=start, end=max(start - 1, start - 1 + len(chunk))),
+            content="\n".join(chunk),
+        )
+
+    def multi_get(self, refs: Sequence[str], *, max_bytes: int = 10240) -> MultiGetResult:
+        out: list[DocumentResult] = []
+        errors: list[RefError] = []
+        truncated = False
+        expanded: list[str] = []
+        for r in refs:
+            expanded.extend(x.strip() for x in r.split(",") if x.strip())
+        for ref in expanded:
+            try:
+                d = self.get(ref)
+            except (NotFoundError, ValidationError) as exc:
+                errors.append(RefError(ref=ref, code=str(exc.code), message=exc.message))
+                continue
+            raw = d.content.encode("utf-8")
+            if max_bytes and len(raw) > max_bytes:
+                d.content = raw[:max_bytes].decode("utf-8", errors="ignore")
+                truncated = True
+            out.append(d)
+        return MultiGetResult(documents=out, errors=errors, truncated=truncated)
+
+    def ls(self, scope: str | None = None, *, limit: int = 10000) -> LsResult:
+        coll: str | None = None
+        prefix = ""
+        if scope:
+            if scope.startswith(URI_SCHEME):
+                coll, prefix = parse_uri(scope)
+            else:
+                coll, _, prefix = scope.partition("/")
+            coll = self.collection(coll).name
+        rows = docs.list_docs(self.store, coll, prefix, limit)
+        entries = [
+            LsEntry(docid=r.docid, uri=r.uri, title=r.title, collection=r.collection, rel_path=r.rel_path)
+            for r in rows
+        ]
+        return LsResult(scope=scope, entries=entries, total=len(entries))
+
+    # -- memory -------------------------------------------------------------------------
+    def remember(self, req: RememberRequest) -> RememberResult:
+        from gno.memory.remember import remember
+
+        return remember(self, req)
+
+    def recall(self, req: RecallRequest) -> RecallResult:
+        from gno.memory.recall import recall
+
+        return recall(self, req)
+
+    def audit(self, collection: str | None = None, max_findings: int = 100) -> AuditResult:
+        from gno.memory.audit import audit_memory
+
+        managed = (
+            [self.collection(collection)]
+            if collection
+            else [c for c in self.config.collections if c.memory_managed]
+        )
+        return audit_memory(self.store, managed, max_findings)
+
+    def status(self) -> StatusResult:
+        from gno.memory.status import memory_status
+
+        cfg = self.config
+        exists = self.settings.db_path.exists()
+        counts = docs.collection_counts(self.store)
+        errs = docs.ingest_errors(self.store)
+        per_coll_errs: dict[str, int] = {}
+        for e in errs:
+            per_coll_errs[e["collection"]] = per_coll_errs.get(e["collection"], 0) + 1
+        colls = []
+        for c in cfg.collections:
+            cnt = counts.get(c.name, {})
+            colls.append(
+                CollectionStatus(
+                    name=c.name,
+                    path=c.path,
+                    path_exists=c.root.is_dir(),
+                    memory_managed=c.memory_managed,
+                    active=cnt.get("active", 0),
+                    inactive=cnt.get("inactive", 0),
+                    chunks=cnt.get("chunks", 0),
+                    errors=per_coll_errs.get(c.name, 0),
+                )
+            )
+        return StatusResult(
+            index_name=self.settings.index_name,
+            config_path=str(self.settings.config_path),
+            db_path=str(self.settings.db_path),
+            db_exists=exists,
+            size_bytes=self.store.size_bytes(),
+            collections=colls,
+            documents=sum(c.active for c in colls),
+            chunks=sum(c.chunks for c in colls),
+            ingest_errors=[IngestErrorInfo.model_validate(e) for e in errs[:200]],
+            healthy=all(c.path_exists for c in colls),
+            memory=memory_status(self.store, [c for c in cfg.collections if c.memory_managed]),
+        )

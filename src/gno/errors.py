@@ -1,0 +1,203 @@
+"""The one error table of gno, and the exception tree every surface translates.
+
+Every failure that can reach a user is a `GnoError` carrying an `ErrorCode`. The table below
+is the single place that says what a code means on each surface: the CLI exit code and the
+HTTP status. Surfaces translate an error exactly once (CLI → exit code + JSON envelope,
+REST → status + JSON body, MCP → `isError` result with the same body, SDK → re-raised as the
+same class). Nobody recovers a code by parsing a message.
+
+Exit codes: 0 success (zero results included), 1 validation, 2 runtime, 3 not running,
+4 busy.
+
+    GnoError
+     ├── ValidationError        exit 1   (bad input, bad config, unknown things)
+     ├── NotFoundError          exit 1   (HTTP 404)
+     ├── ConflictError          exit 1/4 (HTTP 409)
+     ├── BusyError              exit 4   (write lease, supersede race)
+     └── RuntimeFailure         exit 2   (I/O, database, sync)
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, NamedTuple
+
+
+class Mapping(NamedTuple):
+    exit_code: int
+    http_status: int
+    kind: str  # VALIDATION | NOT_FOUND | CONFLICT | BUSY | RUNTIME | AUTH
+
+
+class ErrorCode(StrEnum):
+    # generic
+    VALIDATION = "VALIDATION"
+    INVALID_QUERY = "INVALID_QUERY"
+    INVALID_REF = "INVALID_REF"
+    NOT_FOUND = "NOT_FOUND"
+    NOT_INITIALIZED = "NOT_INITIALIZED"
+    CONFIG_INVALID = "CONFIG_INVALID"
+    COLLECTION_NOT_FOUND = "COLLECTION_NOT_FOUND"
+    COLLECTION_EXISTS = "COLLECTION_EXISTS"
+    PATH_NOT_FOUND = "PATH_NOT_FOUND"
+    INDEX_NOT_FOUND = "INDEX_NOT_FOUND"
+    LOCKED = "LOCKED"
+    RUNTIME = "RUNTIME"
+    NOT_RUNNING = "NOT_RUNNING"
+    # surfaces
+    WRITE_DISABLED = "WRITE_DISABLED"
+    UNAUTHORIZED = "UNAUTHORIZED"
+    CSRF_VIOLATION = "CSRF_VIOLATION"
+    # writes (capture / edit)
+    CONFLICT = "CONFLICT"
+    DUPLICATE = "DUPLICATE"
+    CAPTURE_SYNC_FAILED = "CAPTURE_SYNC_FAILED"
+    # memory contract (reference §3.2)
+    MEMORY_TEXT_REQUIRED = "MEMORY_TEXT_REQUIRED"
+    MEMORY_TEXT_TOO_LARGE = "MEMORY_TEXT_TOO_LARGE"
+    MEMORY_QUERY_REQUIRED = "MEMORY_QUERY_REQUIRED"
+    MEMORY_BUDGET_INVALID = "MEMORY_BUDGET_INVALID"
+    MEMORY_COLLECTION_REQUIRED = "MEMORY_COLLECTION_REQUIRED"
+    MEMORY_COLLECTION_NOT_FOUND = "MEMORY_COLLECTION_NOT_FOUND"
+    MEMORY_COLLECTION_UNMANAGED = "MEMORY_COLLECTION_UNMANAGED"
+    MEMORY_SCOPES_REQUIRED = "MEMORY_SCOPES_REQUIRED"
+    MEMORY_SCOPES_INVALID = "MEMORY_SCOPES_INVALID"
+    MEMORY_IDENTITY_REQUIRED = "MEMORY_IDENTITY_REQUIRED"
+    MEMORY_DECISION_INVALID = "MEMORY_DECISION_INVALID"
+    MEMORY_PREDECESSOR_REQUIRED = "MEMORY_PREDECESSOR_REQUIRED"
+    MEMORY_PREDECESSOR_NOT_FOUND = "MEMORY_PREDECESSOR_NOT_FOUND"
+    MEMORY_PREDECESSOR_HASH_MISMATCH = "MEMORY_PREDECESSOR_HASH_MISMATCH"
+    MEMORY_SUPERSEDE_CONFLICT = "MEMORY_SUPERSEDE_CONFLICT"
+    MEMORY_SUPERSEDE_PROJECTION_FAILED = "MEMORY_SUPERSEDE_PROJECTION_FAILED"
+    MEMORY_FENCED_REPLAY = "MEMORY_FENCED_REPLAY"
+    MEMORY_FENCED_DERIVED = "MEMORY_FENCED_DERIVED"
+    MEMORY_WRITE_LEASE_BUSY = "MEMORY_WRITE_LEASE_BUSY"
+    MEMORY_SYNC_FAILED = "MEMORY_SYNC_FAILED"
+    MEMORY_QUERY_FAILED = "MEMORY_QUERY_FAILED"
+
+
+_V = Mapping(1, 400, "VALIDATION")
+_NF = Mapping(1, 404, "NOT_FOUND")
+
+#: THE table: code → (CLI exit code, HTTP status, SDK kind). Nothing else defines these.
+ERROR_TABLE: dict[ErrorCode, Mapping] = {
+    ErrorCode.VALIDATION: _V,
+    ErrorCode.INVALID_QUERY: _V,
+    ErrorCode.INVALID_REF: _V,
+    ErrorCode.NOT_FOUND: _NF,
+    ErrorCode.NOT_INITIALIZED: _V,
+    ErrorCode.CONFIG_INVALID: _V,
+    ErrorCode.COLLECTION_NOT_FOUND: _NF,
+    ErrorCode.COLLECTION_EXISTS: Mapping(1, 409, "CONFLICT"),
+    ErrorCode.PATH_NOT_FOUND: _V,
+    ErrorCode.INDEX_NOT_FOUND: _NF,
+    ErrorCode.LOCKED: Mapping(4, 409, "BUSY"),
+    ErrorCode.RUNTIME: Mapping(2, 500, "RUNTIME"),
+    ErrorCode.NOT_RUNNING: Mapping(3, 503, "RUNTIME"),
+    ErrorCode.WRITE_DISABLED: Mapping(1, 403, "AUTH"),
+    ErrorCode.UNAUTHORIZED: Mapping(1, 401, "AUTH"),
+    ErrorCode.CSRF_VIOLATION: Mapping(1, 403, "AUTH"),
+    ErrorCode.CONFLICT: Mapping(1, 409, "CONFLICT"),
+    ErrorCode.DUPLICATE: Mapping(1, 409, "CONFLICT"),
+    ErrorCode.CAPTURE_SYNC_FAILED: Mapping(2, 500, "RUNTIME"),
+    ErrorCode.MEMORY_TEXT_REQUIRED: _V,
+    ErrorCode.MEMORY_TEXT_TOO_LARGE: _V,
+    ErrorCode.MEMORY_QUERY_REQUIRED: _V,
+    ErrorCode.MEMORY_BUDGET_INVALID: _V,
+    ErrorCode.MEMORY_COLLECTION_REQUIRED: _V,
+    ErrorCode.MEMORY_COLLECTION_NOT_FOUND: _NF,
+    ErrorCode.MEMORY_COLLECTION_UNMANAGED: _V,
+    ErrorCode.MEMORY_SCOPES_REQUIRED: _V,
+    ErrorCode.MEMORY_SCOPES_INVALID: _V,
+    ErrorCode.MEMORY_IDENTITY_REQUIRED: _V,
+    ErrorCode.MEMORY_DECISION_INVALID: _V,
+    ErrorCode.MEMORY_PREDECESSOR_REQUIRED: _V,
+    ErrorCode.MEMORY_PREDECESSOR_NOT_FOUND: _NF,
+    ErrorCode.MEMORY_PREDECESSOR_HASH_MISMATCH: Mapping(1, 409, "VALIDATION"),
+    ErrorCode.MEMORY_SUPERSEDE_CONFLICT: Mapping(4, 409, "RUNTIME"),
+    ErrorCode.MEMORY_SUPERSEDE_PROJECTION_FAILED: Mapping(2, 500, "RUNTIME"),
+    ErrorCode.MEMORY_FENCED_REPLAY: _V,
+    ErrorCode.MEMORY_FENCED_DERIVED: _V,
+    ErrorCode.MEMORY_WRITE_LEASE_BUSY: Mapping(4, 409, "RUNTIME"),
+    ErrorCode.MEMORY_SYNC_FAILED: Mapping(2, 500, "RUNTIME"),
+    ErrorCode.MEMORY_QUERY_FAILED: Mapping(2, 500, "RUNTIME"),
+}
+
+
+class GnoError(Exception):
+    """Base of every gno error: a stable code, a message that names the fix, details."""
+
+    default_code: ErrorCode = ErrorCode.RUNTIME
+
+    def __init__(
+        self, message: str, *, code: ErrorCode | None = None, details: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code or self.default_code
+        self.message = message
+        self.details: dict[str, Any] = details or {}
+
+    @property
+    def exit_code(self) -> int:
+        return ERROR_TABLE[self.code].exit_code
+
+    @property
+    def http_status(self) -> int:
+        return ERROR_TABLE[self.code].http_status
+
+    def to_body(self) -> dict[str, Any]:
+        """The one error envelope: `{"error": {"code", "message", "details"}}`."""
+        return {"error": {"code": str(self.code), "message": self.message, "details": self.details}}
+
+
+class ValidationError(GnoError):
+    default_code = ErrorCode.VALIDATION
+
+
+class NotFoundError(GnoError):
+    default_code = ErrorCode.NOT_FOUND
+
+
+class ConflictError(GnoError):
+    default_code = ErrorCode.CONFLICT
+
+
+class BusyError(GnoError):
+    default_code = ErrorCode.LOCKED
+
+
+class RuntimeFailure(GnoError):
+    default_code = ErrorCode.RUNTIME
+
+
+_KIND_CLASS: dict[str, type[GnoError]] = {
+    "VALIDATION": ValidationError,
+    "NOT_FOUND": NotFoundError,
+    "CONFLICT": ConflictError,
+    "BUSY": BusyError,
+    "RUNTIME": RuntimeFailure,
+    "AUTH": ValidationError,
+}
+
+
+def error_class_for(code: ErrorCode) -> type[GnoError]:
+    """The exception class a code is raised as (used by the SDK's remote client)."""
+    if code in (ErrorCode.MEMORY_SUPERSEDE_CONFLICT, ErrorCode.MEMORY_WRITE_LEASE_BUSY):
+        return BusyError
+    return _KIND_CLASS[ERROR_TABLE[code].kind]
+
+
+def make_error(code: ErrorCode, message: str, details: dict[str, Any] | None = None) -> GnoError:
+    """Build the right subclass for a code (so `except BusyError` works on every surface)."""
+    return error_class_for(code)(message, code=code, details=details)
+
+
+def from_body(body: dict[str, Any]) -> GnoError:
+    """Rebuild an error from its JSON envelope (remote SDK). Unknown codes become RUNTIME."""
+    err = body.get("error", {}) if isinstance(body, dict) else {}
+    raw = str(err.get("code", "RUNTIME"))
+    try:
+        code = ErrorCode(raw)
+    except ValueError:
+        code = ErrorCode.RUNTIME
+    return make_error(code, str(err.get("message", raw)), dict(err.get("details") or {}))

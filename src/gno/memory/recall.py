@@ -1,0 +1,133 @@
+"""`recall`: current facts that match a query, in explicit scopes, under a budget, with a receipt.
+
+BM25 leg always (conjunctive, limit 32, scope and "current only" filters inside the query);
+a vector leg when the caller passes one (the model already on disk; never downloaded); RRF
+(k = 60) fuses them by URI. Budget: at most `maxFacts` facts under `maxTokens` estimated
+tokens (ceil(UTF-8 bytes / 4)); `omitted` counts matched facts that did not fit. An empty
+result carries the same fixed hint on every surface, naming the write path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from gno.egress import lineage
+from gno.errors import ErrorCode, GnoError, RuntimeFailure, ValidationError
+from gno.memory.contract import materialize, positive_int, require_identity, resolve_collection
+from gno.memory.models import MemoryFact, RecallBudget, RecallResult, RetrievalInfo
+from gno.memory.receipts import make_receipt
+from gno.memory.records import (
+    MEMORY_EMPTY_RECALL_HINT,
+    MEMORY_RECALL_MAX_FACTS,
+    MEMORY_RECALL_MAX_TOKENS,
+    MEMORY_RECALL_RETRIEVAL_LIMIT,
+    MEMORY_RRF_K,
+    MEMORY_TOKEN_BYTES_ESTIMATE,
+    validate_scopes,
+)
+from gno.retrieve.grammar import compile_fts, parse_query
+from gno.store.fts import DocFilter, FtsQueryError, bm25_search
+
+if TYPE_CHECKING:
+    from gno.engine import Engine
+
+#: (query, filter, limit) → doc ids ranked by vector similarity (the semantic leg)
+VectorLeg = Callable[[str, DocFilter, int], list[int]]
+
+
+@dataclass
+class RecallRequest:
+    query: Any
+    scopes: Any
+    caller: str | None
+    session: str | None
+    collection: str | None = None
+    max_facts: Any = MEMORY_RECALL_MAX_FACTS
+    max_tokens: Any = MEMORY_RECALL_MAX_TOKENS
+
+
+def estimate_tokens(text: str) -> int:
+    return -(-len(text.encode("utf-8")) // MEMORY_TOKEN_BYTES_ESTIMATE)
+
+
+def rrf(legs: Sequence[Sequence[str]], k: int = MEMORY_RRF_K) -> list[tuple[str, float]]:
+    scores: dict[str, float] = {}
+    for leg in legs:
+        for rank, key in enumerate(leg, 1):
+            scores[key] = scores.get(key, 0.0) + 1.0 / (k + rank)
+    return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def recall(
+    engine: Engine,
+    req: RecallRequest,
+    vector_leg: VectorLeg | None = None,
+    semantic_unavailable: str | None = "no embedding model available",
+) -> RecallResult:
+    caller, session = require_identity(req.caller, req.session)
+    if not isinstance(req.query, str) or not req.query.strip():
+        raise ValidationError("recall needs a query", code=ErrorCode.MEMORY_QUERY_REQUIRED)
+    coll = resolve_collection(engine.config, req.collection)
+    scopes = validate_scopes(req.scopes)
+    max_facts = positive_int(req.max_facts, "maxFacts")
+    max_tokens = positive_int(req.max_tokens, "maxTokens")
+    f = DocFilter(collections=[coll.name], memory_scopes=scopes, current_facts_only=True)
+    store = engine.store
+    try:
+        bm25_ids: list[int] = []
+        try:
+            expr = compile_fts(parse_query(req.query))
+            bm25_ids = [h.doc_id for h in bm25_search(store, expr, f, MEMORY_RECALL_RETRIEVAL_LIMIT)]
+        except ValidationError:
+            bm25_ids = []  # nothing searchable lexically: the vector leg may still answer
+        legs: list[list[int]] = [bm25_ids]
+        mode: Literal["lexical", "hybrid"] = "lexical"
+        reason = semantic_unavailable
+        if vector_leg is not None:
+            try:
+                legs.append(vector_leg(req.query, f, MEMORY_RECALL_RETRIEVAL_LIMIT))
+                mode, reason = "hybrid", None
+            except GnoError as exc:
+                reason = exc.message
+            except Exception as exc:  # noqa: BLE001 - degrade to lexical and say why
+                reason = f"vector leg failed: {exc}"
+    except FtsQueryError as exc:
+        raise RuntimeFailure(f"recall query failed: {exc}", code=ErrorCode.MEMORY_QUERY_FAILED) from exc
+    fused = rrf([[str(i) for i in leg] for leg in legs])
+    ids = [int(k) for k, _ in fused]
+    recs = materialize(store, ids)
+    ranked = [(recs[int(k)], s) for k, s in fused if int(k) in recs]
+    # the RRF keys above are doc ids; order ties by URI as the reference does
+    ranked.sort(key=lambda rs: (-rs[1], rs[0].uri))
+    lin = lineage([coll])
+    facts: list[MemoryFact] = []
+    used = 0
+    for rec, score in ranked:
+        if len(facts) >= max_facts:
+            break
+        t = estimate_tokens(rec.text)
+        if used + t > max_tokens:
+            continue
+        used += t
+        facts.append(
+            MemoryFact(
+                **rec.model_dump(), span_hash=rec.content_hash, score=round(score, 6), egress_lineage=lin
+            )
+        )
+    from gno.ingest.sync import now_iso
+
+    receipt = make_receipt(
+        caller, session, now_iso(), [x.docid for x in facts], [x.content_hash for x in facts]
+    )
+    return RecallResult(
+        facts=facts,
+        receipt=receipt,
+        budget=RecallBudget(
+            max_facts=max_facts, max_tokens=max_tokens, used_tokens=used, omitted=len(ranked) - len(facts)
+        ),
+        retrieval=RetrievalInfo(mode=mode, semantic_unavailable=reason if mode == "lexical" else None),
+        egress_lineage=lin if facts else None,
+        hint=None if facts else MEMORY_EMPTY_RECALL_HINT,
+    )

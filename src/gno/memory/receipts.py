@@ -1,0 +1,88 @@
+"""Recall receipts and the context fence.
+
+Every recall returns a content-free receipt: `{caller, session, issuedAt, memoryIds,
+spanHashes, digest}` with `digest = sha256(compact JSON of the other fields in that order)`.
+`remember` refuses a text whose hash is on a presented receipt (MEMORY_FENCED_REPLAY) and a
+submission that declares a `gno://` origin (MEMORY_FENCED_DERIVED). Receipts are
+surface-independent: one issued over MCP fences the CLI and the reverse. The fence is exact
+span plus declared origin; a paraphrase without lineage is stored as an original fact.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from gno.errors import ErrorCode, ValidationError
+from gno.memory.models import Receipt
+
+
+def receipt_digest(
+    caller: str, session: str, issued_at: str, memory_ids: Sequence[str], span_hashes: Sequence[str]
+) -> str:
+    payload = {
+        "caller": caller,
+        "session": session,
+        "issuedAt": issued_at,
+        "memoryIds": list(memory_ids),
+        "spanHashes": list(span_hashes),
+    }
+    raw = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(raw.encode("utf-8")).hexdigest()
+
+
+def make_receipt(
+    caller: str, session: str, issued_at: str, memory_ids: Sequence[str], content_hashes: Sequence[str]
+) -> Receipt:
+    spans = sorted(set(content_hashes))
+    return Receipt(
+        caller=caller,
+        session=session,
+        issued_at=issued_at,
+        memory_ids=list(memory_ids),
+        span_hashes=spans,
+        digest=receipt_digest(caller, session, issued_at, memory_ids, spans),
+    )
+
+
+def parse_receipt(obj: Any) -> Receipt:
+    """A receipt object, or a whole saved recall output that carries one."""
+    if isinstance(obj, Receipt):
+        return obj
+    if isinstance(obj, dict) and "receipt" in obj and isinstance(obj["receipt"], dict):
+        obj = obj["receipt"]
+    if not isinstance(obj, dict):
+        raise ValidationError(
+            "receipt must be a recall receipt object (or a saved `gno recall --json` output)"
+        )
+    try:
+        r = Receipt.model_validate(obj)
+    except Exception as exc:
+        raise ValidationError(f"malformed recall receipt: {exc}", details={"field": "receipt"}) from exc
+    want = receipt_digest(r.caller, r.session, r.issued_at, r.memory_ids, r.span_hashes)
+    if want != r.digest:
+        raise ValidationError(
+            "recall receipt digest does not match its fields; pass the receipt exactly as recall returned it",
+            details={"field": "receipt"},
+        )
+    return r
+
+
+def check_fence(chash: str, receipt: Receipt | None, derived_from: Sequence[str]) -> None:
+    if receipt is not None and chash in receipt.span_hashes:
+        raise ValidationError(
+            "this text is a span recall returned (it is on the presented receipt): recalled facts are "
+            "context, not new facts",
+            code=ErrorCode.MEMORY_FENCED_REPLAY,
+            details={"contentHash": chash, "receiptDigest": receipt.digest},
+        )
+    for origin in derived_from:
+        if origin.strip().startswith("gno://"):
+            raise ValidationError(
+                f"the submission declares a gno:// origin ({origin.strip()}): text derived from GNO output "
+                "is not a new fact",
+                code=ErrorCode.MEMORY_FENCED_DERIVED,
+                details={"derivedFrom": origin.strip()},
+            )

@@ -1,0 +1,257 @@
+"""The fact-file contract: normalisation, hashes, scopes, serialisation and validation.
+
+One fact per markdown file at `facts/<YYYY-MM-DD>/mem-<16 hex>.md`, front matter `memory`
+block (`recordId, scopes, caller, session, createdAt, contentHash`, optional `source`), a
+successor's `relations.supersedes` with its predecessor's URI, body = the fact text. Files are
+canonical: a hand-edited file that breaks the contract is reported (never repaired) and left
+out of recall, while staying an ordinary document for search.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from gno.errors import ErrorCode, ValidationError
+
+MEMORY_CANDIDATE_POOL = 16
+MEMORY_SEMANTIC_LIKELY_THRESHOLD = 0.83
+MEMORY_LEXICAL_LIKELY_THRESHOLD = 0.5
+MEMORY_RECALL_MAX_FACTS = 8
+MEMORY_RECALL_MAX_TOKENS = 512
+MEMORY_RECALL_RETRIEVAL_LIMIT = 32
+MEMORY_RRF_K = 60
+MEMORY_TOKEN_BYTES_ESTIMATE = 4
+MEMORY_MAX_SCOPES = 8
+MEMORY_MAX_SCOPE_CHARS = 64
+MEMORY_MAX_FACT_BYTES = 4096
+MEMORY_SUPERSEDES_EDGE = "supersedes"
+MEMORY_FRONTMATTER_KEY = "memory"
+MEMORY_RECORD_ID_PREFIX = "mem-"
+MEMORY_EMPTY_RECALL_HINT = (
+    "No memories exist in this scope yet; store one with "
+    '`gno remember "<fact>" --scope <scope> --decision add`.'
+)
+
+RECORD_ID_RE = re.compile(r"^mem-[0-9a-f]{16}$")
+HASH_RE = re.compile(r"^[0-9a-f]{64}$")
+_SCOPE_EXTRA = frozenset("._:/@-")
+_WS_RE = re.compile(r"\s+")
+
+
+def normalize_text(text: str) -> str:
+    """NFC, whitespace collapsed to single spaces, trimmed: the identity of a fact's text."""
+    return _WS_RE.sub(" ", unicodedata.normalize("NFC", text)).strip()
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(normalize_text(text).encode("utf-8")).hexdigest()
+
+
+def token_set(text: str) -> set[str]:
+    out: set[str] = set()
+    cur: list[str] = []
+    for ch in normalize_text(text).lower():
+        if unicodedata.category(ch)[0] in "LN":
+            cur.append(ch)
+        elif cur:
+            out.add("".join(cur))
+            cur = []
+    if cur:
+        out.add("".join(cur))
+    return out
+
+
+def jaccard(a: set[str], b: set[str]) -> float:
+    if not a and not b:
+        return 1.0
+    return len(a & b) / len(a | b)
+
+
+def _scope_ok(s: str) -> bool:
+    if not s or len(s) > MEMORY_MAX_SCOPE_CHARS:
+        return False
+    if unicodedata.category(s[0])[0] not in "LN":
+        return False
+    return all(unicodedata.category(c)[0] in "LN" or c in _SCOPE_EXTRA for c in s)
+
+
+def normalize_scope(raw: str) -> str:
+    return unicodedata.normalize("NFC", raw).strip().lower()
+
+
+def validate_scopes(raw: Any) -> list[str]:
+    """1–8 scopes, each NFC → trim → lowercase, deduplicated in order, well-formed."""
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        raise ValidationError(
+            "memory calls need explicit scopes (there is no global scope): pass --scope <scope>",
+            code=ErrorCode.MEMORY_SCOPES_REQUIRED,
+        )
+    items = [raw] if isinstance(raw, str) else raw
+    if not isinstance(items, list | tuple) or not all(isinstance(x, str) for x in items):
+        raise ValidationError("scopes must be a list of strings", code=ErrorCode.MEMORY_SCOPES_INVALID)
+    out: list[str] = []
+    for s in (normalize_scope(x) for x in items):
+        if s and s not in out:
+            out.append(s)
+    if not out:
+        raise ValidationError(
+            "memory calls need explicit scopes (there is no global scope): pass --scope <scope>",
+            code=ErrorCode.MEMORY_SCOPES_REQUIRED,
+        )
+    if len(out) > MEMORY_MAX_SCOPES:
+        raise ValidationError(
+            f"at most {MEMORY_MAX_SCOPES} scopes per call (got {len(out)})",
+            code=ErrorCode.MEMORY_SCOPES_INVALID,
+            details={"scopes": out},
+        )
+    bad = [s for s in out if not _scope_ok(s)]
+    if bad:
+        raise ValidationError(
+            f"invalid scope {bad[0]!r}: letters and digits, then . _ : / @ -, at most "
+            f"{MEMORY_MAX_SCOPE_CHARS} characters",
+            code=ErrorCode.MEMORY_SCOPES_INVALID,
+            details={"invalid": bad},
+        )
+    return out
+
+
+def record_id_for(chash: str, created_at: str, caller: str, session: str) -> str:
+    raw = f"{chash}\n{created_at}\n{caller}\n{session}"
+    return MEMORY_RECORD_ID_PREFIX + hashlib.sha256(raw.encode("utf-8")).hexdigest()[:16]
+
+
+def fact_rel_path(record_id: str, created_at: str) -> str:
+    return f"facts/{created_at[:10]}/{record_id}.md"
+
+
+def _q(s: str) -> str:
+    return json.dumps(s, ensure_ascii=False)
+
+
+def serialize_fact(
+    *,
+    text: str,
+    record_id: str,
+    scopes: list[str],
+    caller: str,
+    session: str,
+    created_at: str,
+    chash: str,
+    source: str | None = None,
+    supersedes: list[str] | None = None,
+) -> str:
+    norm = normalize_text(text)
+    lines = [
+        "---",
+        f"title: {_q(norm[:80])}",
+        "memory:",
+        f"  recordId: {_q(record_id)}",
+        "  scopes: [" + ", ".join(_q(s) for s in scopes) + "]",
+        f"  caller: {_q(caller)}",
+        f"  session: {_q(session)}",
+        f"  createdAt: {_q(created_at)}",
+        f"  contentHash: {_q(chash)}",
+    ]
+    if source:
+        lines.append(f"  source: {_q(source)}")
+    if supersedes:
+        lines.append("relations:")
+        lines.append("  supersedes:")
+        lines.extend(f"    - {_q(u)}" for u in supersedes)
+    lines += ["---", "", text.strip(), ""]
+    return "\n".join(lines)
+
+
+@dataclass
+class RecordCheck:
+    """Validation outcome of one fact file: valid or not, with every diagnostic code."""
+
+    valid: bool
+    diagnostics: list[str] = field(default_factory=list)
+    record_id: str | None = None
+    content_hash: str | None = None
+    scopes: list[str] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+def _iso_ok(v: Any) -> bool:
+    if isinstance(v, datetime):
+        return True
+    if not isinstance(v, str):
+        return False
+    try:
+        datetime.fromisoformat(v.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
+
+
+def check_record(frontmatter: dict[str, Any] | None, body: str) -> RecordCheck:
+    diags: list[str] = []
+    if frontmatter is None:
+        return RecordCheck(False, ["MEMORY_FRONTMATTER_MISSING"])
+    mem = frontmatter.get(MEMORY_FRONTMATTER_KEY)
+    if not isinstance(mem, dict):
+        return RecordCheck(
+            False, ["MEMORY_FRONTMATTER_MISSING" if mem is None else "MEMORY_FRONTMATTER_INVALID"]
+        )
+    rid = mem.get("recordId")
+    if not isinstance(rid, str) or not RECORD_ID_RE.match(rid):
+        diags.append("MEMORY_RECORD_ID_INVALID")
+    scopes_raw = mem.get("scopes")
+    scopes: list[str] = []
+    if not isinstance(scopes_raw, list) or not scopes_raw:
+        diags.append("MEMORY_SCOPES_EMPTY" if not scopes_raw else "MEMORY_SCOPES_INVALID")
+    else:
+        try:
+            scopes = validate_scopes([str(s) for s in scopes_raw])
+        except ValidationError:
+            diags.append("MEMORY_SCOPES_INVALID")
+    caller, session = mem.get("caller"), mem.get("session")
+    if not (isinstance(caller, str) and caller.strip() and isinstance(session, str) and session.strip()):
+        diags.append("MEMORY_IDENTITY_MISSING")
+    created = mem.get("createdAt")
+    if not _iso_ok(created):
+        diags.append("MEMORY_CREATED_AT_INVALID")
+    chash = mem.get("contentHash")
+    text = body.strip()
+    if not text:
+        diags.append("MEMORY_BODY_EMPTY")
+    if not isinstance(chash, str) or not HASH_RE.match(chash):
+        diags.append("MEMORY_CONTENT_HASH_INVALID")
+    elif text and content_hash(text) != chash:
+        diags.append("MEMORY_CONTENT_HASH_MISMATCH")
+    supersedes: list[str] = []
+    rel = frontmatter.get("relations")
+    if rel is not None:
+        sup = rel.get(MEMORY_SUPERSEDES_EDGE) if isinstance(rel, dict) else None
+        if isinstance(rel, dict) and sup is not None:
+            vals = sup if isinstance(sup, list) else [sup]
+            if not all(isinstance(v, str) and v.strip().startswith("gno://") for v in vals):
+                diags.append("MEMORY_SUPERSEDES_INVALID")
+            else:
+                supersedes = [v.strip() for v in vals]
+        elif not isinstance(rel, dict):
+            diags.append("MEMORY_SUPERSEDES_INVALID")
+    source = mem.get("source")
+    rid_s = rid if isinstance(rid, str) else None
+    chash_s = chash if isinstance(chash, str) else None
+    meta: dict[str, Any] = {
+        "recordId": rid if isinstance(rid, str) else None,
+        "scopes": scopes,
+        "caller": caller if isinstance(caller, str) else None,
+        "session": session if isinstance(session, str) else None,
+        "createdAt": created
+        if isinstance(created, str)
+        else (created.isoformat() if isinstance(created, datetime) else None),
+        "contentHash": chash if isinstance(chash, str) else None,
+        "supersedes": supersedes,
+        "source": source if isinstance(source, str) else None,
+    }
+    return RecordCheck(not diags, diags, rid_s, chash_s, scopes, meta)

@@ -1,0 +1,275 @@
+"""`remember`: propose a fact, then add or supersede it on the caller's explicit decision.
+
+Algorithm (seed 000, reference §3.5): validate → fence → candidates (BM25 pool of 16 over
+current facts in the same scopes, inside the query; cosine ≥ 0.83 when an embedder is given,
+else token Jaccard ≥ 0.5) → `existing` (same normalised text, nothing written) | `candidates`
+(no decision, nothing written) | under the write lease: re-check, verify the predecessor
+(exists, current, same collection, hash matches, not yet superseded), exclusive-create the
+fact file, path-scoped lexical sync, check the `supersedes` edge projected. GNO never
+adjudicates a likely match with a model: embeddings only rank candidates.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from gno.errors import ErrorCode, NotFoundError, RuntimeFailure, ValidationError, make_error
+from gno.fsio import exclusive_create
+from gno.memory.contract import materialize, require_identity, require_text, resolve_collection
+from gno.memory.models import Candidate, Matching, RememberResult, SyncStatus
+from gno.memory.receipts import check_fence, parse_receipt
+from gno.memory.records import (
+    MEMORY_CANDIDATE_POOL,
+    MEMORY_LEXICAL_LIKELY_THRESHOLD,
+    MEMORY_SEMANTIC_LIKELY_THRESHOLD,
+    content_hash,
+    fact_rel_path,
+    jaccard,
+    normalize_text,
+    record_id_for,
+    serialize_fact,
+    token_set,
+    validate_scopes,
+)
+from gno.refs import parse_uri
+from gno.retrieve.grammar import compile_fts, parse_query
+from gno.store import documents as docs
+from gno.store import memory as mstore
+from gno.store.fts import DocFilter, FtsQueryError, bm25_search
+
+if TYPE_CHECKING:
+    from gno.embed.base import Embedder
+    from gno.engine import Engine
+
+
+@dataclass
+class RememberRequest:
+    text: Any
+    scopes: Any
+    caller: str | None
+    session: str | None
+    collection: str | None = None
+    decision: str | None = None
+    predecessor_uri: str | None = None
+    predecessor_hash: str | None = None
+    receipt: Any = None
+    derived_from: Sequence[str] = field(default_factory=list)
+    source: str | None = None
+    lock_wait: float | None = None
+
+
+def _now() -> str:
+    from gno.ingest.sync import now_iso
+
+    return now_iso()
+
+
+def _candidates(
+    engine: Engine, coll: str, scopes: list[str], text: str, chash: str, embedder: Embedder | None
+) -> tuple[list[Candidate], Matching]:
+    pq = parse_query(normalize_text(text).replace('"', " "))
+    f = DocFilter(collections=[coll], memory_scopes=scopes, current_facts_only=True)
+    pool: list[int] = []
+    if pq.positives:
+        try:
+            pool = [
+                h.doc_id
+                for h in bm25_search(engine.store, compile_fts(pq, any_term=True), f, MEMORY_CANDIDATE_POOL)
+            ]
+        except FtsQueryError:
+            pool = []
+    recs = materialize(engine.store, pool)
+    records = [recs[i] for i in pool if i in recs]
+    reason = None
+    sims: list[float] = []
+    mode: Literal["semantic", "lexical"] = "lexical"
+    threshold = MEMORY_LEXICAL_LIKELY_THRESHOLD
+    if embedder is not None and records:
+        try:
+            vecs = embedder.embed_documents(
+                [normalize_text(text)] + [normalize_text(r.text) for r in records]
+            )
+            sims = [float(vecs[0] @ vecs[i + 1]) for i in range(len(records))]
+            mode, threshold = "semantic", MEMORY_SEMANTIC_LIKELY_THRESHOLD
+        except Exception as exc:  # noqa: BLE001 - degrade to lexical, say why
+            embedder, reason = None, f"embedding failed: {exc}"
+    if embedder is None or not records:
+        q = token_set(text)
+        sims = [jaccard(q, token_set(r.text)) for r in records]
+        mode, threshold = "lexical", MEMORY_LEXICAL_LIKELY_THRESHOLD
+        if embedder is None and reason is None:
+            reason = "no embedding model available"
+    cands = []
+    for r, s in zip(records, sims, strict=True):
+        match: Literal["exact", "likely", "weak"] = "weak"
+        if r.content_hash == chash:
+            match = "exact"
+        elif s >= threshold:
+            match = "likely"
+        cands.append(Candidate(record=r, similarity=round(1.0 if match == "exact" else s, 6), match=match))
+    cands.sort(key=lambda c: (-c.similarity, c.record.record_id))
+    matching = Matching(
+        mode=mode,
+        threshold=threshold,
+        pool_size=len(records),
+        semantic_unavailable=reason if mode == "lexical" else None,
+    )
+    return cands, matching
+
+
+def _verify_predecessor(engine: Engine, coll: str, uri: str, phash: str) -> None:
+    try:
+        pcoll, prel = parse_uri(uri.strip())
+    except ValidationError as exc:
+        raise NotFoundError(
+            f"predecessor {uri!r} is not a gno:// URI of a fact",
+            code=ErrorCode.MEMORY_PREDECESSOR_NOT_FOUND,
+            details={"predecessorUri": uri},
+        ) from exc
+    row = docs.doc_by_path(engine.store, pcoll, prel) if pcoll == coll else None
+    rec = mstore.records_for(engine.store, [row.id]).get(row.id) if row else None
+    if row is None or not row.active or rec is None or not rec["valid"]:
+        raise NotFoundError(
+            f"predecessor {uri} is not a current fact in collection {coll!r}; recall again",
+            code=ErrorCode.MEMORY_PREDECESSOR_NOT_FOUND,
+            details={"predecessorUri": uri, "collection": coll},
+        )
+    if rec["contentHash"] != phash.strip().lower():
+        raise ValidationError(
+            f"predecessor {uri} changed since it was recalled (hash mismatch); recall again and decide",
+            code=ErrorCode.MEMORY_PREDECESSOR_HASH_MISMATCH,
+            details={"predecessorUri": uri, "expected": phash, "actual": rec["contentHash"]},
+        )
+    succ = mstore.successors_of(engine.store, row.uri)
+    if succ:
+        raise make_error(
+            ErrorCode.MEMORY_SUPERSEDE_CONFLICT,
+            f"predecessor {uri} was already superseded by {succ[0]}; recall again and decide against the "
+            "new current fact",
+            {"predecessorUri": uri, "successor": succ[0]},
+        )
+
+
+def remember(engine: Engine, req: RememberRequest, embedder: Embedder | None = None) -> RememberResult:
+    caller, session = require_identity(req.caller, req.session)
+    text = require_text(req.text)
+    coll = resolve_collection(engine.config, req.collection)
+    scopes = validate_scopes(req.scopes)
+    decision = (
+        req.decision.strip().lower() if isinstance(req.decision, str) and req.decision.strip() else None
+    )
+    if decision not in (None, "add", "supersede"):
+        raise ValidationError(
+            f"decision must be add or supersede (got {req.decision!r})",
+            code=ErrorCode.MEMORY_DECISION_INVALID,
+        )
+    chash = content_hash(text)
+    receipt = parse_receipt(req.receipt) if req.receipt is not None else None
+    check_fence(chash, receipt, [str(x) for x in req.derived_from or []])
+    if decision == "supersede" and not (req.predecessor_uri and req.predecessor_hash):
+        raise ValidationError(
+            "supersede needs the predecessor's URI and contentHash "
+            "(--supersede <uri> --predecessor-hash <hash>)",
+            code=ErrorCode.MEMORY_PREDECESSOR_REQUIRED,
+        )
+    if engine.config.memory_guard:
+        from gno.guard import GuardRejected, MemoryGuard
+
+        try:
+            guarded = MemoryGuard().check({"text": text, "source": req.source})
+        except GuardRejected as exc:
+            raise ValidationError(str(exc), code=ErrorCode.VALIDATION, details={"rule": exc.rule}) from exc
+        text = guarded.fields["text"] or text
+        chash = content_hash(text)
+    cands, matching = _candidates(engine, coll.name, scopes, text, chash, embedder)
+    exact = next((c for c in cands if c.match == "exact"), None)
+    if exact is not None and decision != "supersede":
+        return RememberResult(outcome="existing", record=exact.record, matching=matching)
+    if decision is None:
+        return RememberResult(outcome="candidates", candidates=cands, matching=matching)
+    with engine.lease(req.lock_wait, ErrorCode.MEMORY_WRITE_LEASE_BUSY):
+        if decision == "add":
+            again, _ = _candidates(engine, coll.name, scopes, text, chash, None)
+            dup = next((c for c in again if c.match == "exact"), None)
+            if dup is not None:
+                return RememberResult(outcome="existing", record=dup.record, matching=matching)
+        else:
+            assert req.predecessor_uri and req.predecessor_hash
+            _verify_predecessor(engine, coll.name, req.predecessor_uri, req.predecessor_hash)
+        return _write(engine, coll.name, text, chash, scopes, caller, session, req, decision, matching)
+
+
+def _write(
+    engine: Engine,
+    coll_name: str,
+    text: str,
+    chash: str,
+    scopes: list[str],
+    caller: str,
+    session: str,
+    req: RememberRequest,
+    decision: str,
+    matching: Matching,
+) -> RememberResult:
+    coll = engine.collection(coll_name)
+    created = _now()
+    rid = record_id_for(chash, created, caller, session)
+    rel = fact_rel_path(rid, created)
+    supersedes = [req.predecessor_uri.strip()] if decision == "supersede" and req.predecessor_uri else []
+    if supersedes:
+        pc, pr = parse_uri(supersedes[0])
+        supersedes = [docs.doc_by_path(engine.store, pc, pr).uri]  # type: ignore[union-attr]
+    body = serialize_fact(
+        text=text,
+        record_id=rid,
+        scopes=scopes,
+        caller=caller,
+        session=session,
+        created_at=created,
+        chash=chash,
+        source=req.source,
+        supersedes=supersedes,
+    )
+    path = coll.root / rel
+    try:
+        exclusive_create(path, body.encode("utf-8"))
+    except FileExistsError as exc:
+        raise RuntimeFailure(f"fact file {path} already exists", code=ErrorCode.MEMORY_SYNC_FAILED) from exc
+    except OSError as exc:
+        raise RuntimeFailure(
+            f"cannot write fact file {path}: {exc}",
+            code=ErrorCode.MEMORY_SYNC_FAILED,
+            details={"absPath": str(path)},
+        ) from exc
+    try:
+        engine.sync_paths(coll, {rel})
+    except Exception as exc:  # noqa: BLE001 - the file is kept; the index lags
+        raise RuntimeFailure(
+            f"fact written to {path} but the index sync failed ({exc}); run `gno update`",
+            code=ErrorCode.MEMORY_SYNC_FAILED,
+            details={"absPath": str(path)},
+        ) from exc
+    row = docs.doc_by_path(engine.store, coll.name, rel)
+    rec = materialize(engine.store, [row.id]).get(row.id) if row else None
+    if rec is None:
+        raise RuntimeFailure(
+            f"fact written to {path} but it is not retrievable yet; run `gno update`",
+            code=ErrorCode.MEMORY_SYNC_FAILED,
+            details={"absPath": str(path)},
+        )
+    if supersedes and rec.uri not in mstore.successors_of(engine.store, supersedes[0]):
+        raise RuntimeFailure(
+            f"successor {rec.uri} written but its supersedes edge is not projected; run `gno update`",
+            code=ErrorCode.MEMORY_SUPERSEDE_PROJECTION_FAILED,
+            details={"absPath": str(path)},
+        )
+    return RememberResult(
+        outcome="superseded" if supersedes else "added",
+        record=rec,
+        matching=matching,
+        abs_path=os.fspath(path),
+        sync=SyncStatus(status="completed"),
+    )

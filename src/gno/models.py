@@ -1,0 +1,220 @@
+"""Output models shared by every surface: CLI `--json`, REST bodies, MCP structured content.
+
+One pydantic model per result, dumped the same way everywhere (`dump()`: camelCase keys,
+`None` fields omitted). Python attributes are snake_case; the wire is camelCase.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+
+class GnoModel(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+
+    def dump(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+class EgressSource(GnoModel):
+    collection: str
+    policy: str
+    source: str
+
+
+class EgressLineage(GnoModel):
+    """Where derived output may travel: the strictest policy of its source collections."""
+
+    effective_policy: str
+    digest: str
+    sources: list[EgressSource]
+
+
+# -- collections, init, sync, status -------------------------------------------------------
+class CollectionInfo(GnoModel):
+    name: str
+    path: str
+    pattern: str
+    include: list[str]
+    exclude: list[str]
+    memory_managed: bool
+    egress_policy: str
+    documents: int | None = None
+
+
+class CollectionList(GnoModel):
+    collections: list[CollectionInfo]
+
+
+class InitResult(GnoModel):
+    config_path: str
+    db_path: str
+    created: bool
+    collection: CollectionInfo | None = None
+
+
+class CollectionRemoved(GnoModel):
+    name: str
+    removed_documents: int
+
+
+class SyncCollectionResult(GnoModel):
+    name: str
+    scanned: int
+    added: int
+    updated: int
+    unchanged: int
+    renamed: int
+    inactivated: int
+    reactivated: int
+    errors: int
+    error_paths: list[str] = Field(default_factory=list)
+
+
+class SyncResult(GnoModel):
+    collections: list[SyncCollectionResult]
+    duration_ms: float
+    status: str = "completed"
+
+
+class IngestErrorInfo(GnoModel):
+    collection: str
+    rel_path: str
+    code: str
+    message: str
+    occurred_at: str
+
+
+class CollectionStatus(GnoModel):
+    name: str
+    path: str
+    path_exists: bool
+    memory_managed: bool
+    active: int
+    inactive: int
+    chunks: int
+    errors: int
+
+
+class MemoryDiagnostic(GnoModel):
+    uri: str
+    codes: list[str]
+
+
+class MemoryStatus(GnoModel):
+    collections: list[str]
+    facts: int
+    current: int
+    superseded: int
+    invalid: int
+    diagnostics: list[MemoryDiagnostic] = Field(default_factory=list)
+
+
+class VectorStatus(GnoModel):
+    model: str | None = None
+    embedded_chunks: int = 0
+    total_chunks: int = 0
+    stale_chunks: int = 0
+    available: bool = False
+    reason: str | None = None
+
+
+class StatusResult(GnoModel):
+    index_name: str
+    config_path: str
+    db_path: str
+    db_exists: bool
+    size_bytes: int
+    collections: list[CollectionStatus]
+    documents: int
+    chunks: int
+    ingest_errors: list[IngestErrorInfo]
+    healthy: bool
+    memory: MemoryStatus | None = None
+    vectors: VectorStatus | None = None
+
+
+# -- search, get, ls -----------------------------------------------------------------------
+class LineRange(GnoModel):
+    start_line: int
+    end_line: int
+
+
+class SearchHit(GnoModel):
+    docid: str
+    uri: str
+    title: str
+    collection: str
+    rel_path: str
+    score: float
+    line: int
+    snippet: str
+    snippet_range: LineRange
+    tags: list[str] = Field(default_factory=list)
+    body: str | None = None
+    body_start_line: int | None = None
+    sources: list[str] | None = None
+
+
+class SearchMeta(GnoModel):
+    total_results: int
+    mode: str = "bm25"
+    collection: str | None = None
+    elapsed_ms: float | None = None
+    notes: list[str] | None = None
+
+
+class SearchResult(GnoModel):
+    query: str
+    mode: str = "bm25"
+    results: list[SearchHit]
+    meta: SearchMeta
+
+
+class ReturnedLines(GnoModel):
+    start: int
+    end: int
+
+
+class DocumentResult(GnoModel):
+    docid: str
+    uri: str
+    title: str
+    collection: str
+    rel_path: str
+    abs_path: str
+    source_hash: str
+    active: bool
+    tags: list[str]
+    total_lines: int
+    returned_lines: ReturnedLines
+    content: str
+
+
+class RefError(GnoModel):
+    ref: str
+    code: str
+    message: str
+
+
+class MultiGetResult(GnoModel):
+    documents: list[DocumentResult]
+    errors: list[RefError]
+    truncated: bool = False
+
+
+class LsEntry(GnoModel):
+    docid: str
+    uri: str
+    title: str
+    collection: str
+    rel_path: str
+
+
+class LsResult(GnoModel):
+    scope: str | None
+    entries: list[LsEntry]
+    total: int

@@ -1,0 +1,98 @@
+"""Document identity: `docid`, `gno://` URIs and the refs users type.
+
+`docid` = `#` + first 8 hex of the source hash. `uri` = `gno://<collection>/<path>` with each
+segment percent-encoded for ASCII characters that are unsafe in a URI (spaces, `#`, `?`, `%`,
+…); non-ASCII letters stay readable (an IRI), and readers accept either form. Refs accepted
+everywhere: `#docid`, `gno://coll/path[:line]`, `coll/path[:line]`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+from gno.errors import ErrorCode, ValidationError
+
+URI_SCHEME = "gno://"
+DOCID_RE = re.compile(r"^#([0-9a-fA-F]{6,64})$")
+_SAFE_ASCII = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.!~*'()@+,;=&$:")
+
+
+def docid_for(source_hash: str) -> str:
+    return "#" + source_hash[:8]
+
+
+def _encode_segment(seg: str) -> str:
+    out = []
+    for ch in seg:
+        if ord(ch) > 127 and ch.isprintable():
+            out.append(ch)
+        elif ch in _SAFE_ASCII:
+            out.append(ch)
+        else:
+            out.extend(f"%{b:02X}" for b in ch.encode("utf-8"))
+    return "".join(out)
+
+
+def make_uri(collection: str, rel_path: str) -> str:
+    return URI_SCHEME + collection + "/" + "/".join(_encode_segment(s) for s in rel_path.split("/"))
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A parsed reference: by docid, or by collection + relative path (+ optional line)."""
+
+    docid: str | None = None
+    collection: str | None = None
+    rel_path: str | None = None
+    line: int | None = None
+
+
+def _split_line(s: str) -> tuple[str, int | None]:
+    m = re.match(r"^(.*):(\d+)$", s)
+    if m and m.group(1):
+        return m.group(1), int(m.group(2))
+    return s, None
+
+
+def parse_uri(uri: str) -> tuple[str, str]:
+    """`gno://coll/path` → (collection, decoded rel path). The path may be empty."""
+    if not uri.startswith(URI_SCHEME):
+        raise ValidationError(f"not a gno:// URI: {uri!r}", code=ErrorCode.INVALID_REF)
+    rest = uri[len(URI_SCHEME) :].split("?", 1)[0]
+    coll, _, path = rest.partition("/")
+    if not coll:
+        raise ValidationError(f"URI has no collection: {uri!r}", code=ErrorCode.INVALID_REF)
+    return coll.lower(), unquote(path)
+
+
+def parse_ref(ref: str) -> Ref:
+    """Parse `#docid`, `gno://coll/path[:N]` or `coll/path[:N]`; raise INVALID_REF otherwise."""
+    s = ref.strip()
+    if not s:
+        raise ValidationError("empty document reference", code=ErrorCode.INVALID_REF)
+    m = DOCID_RE.match(s)
+    if m:
+        return Ref(docid="#" + m.group(1).lower())
+    if s.startswith("#"):
+        raise ValidationError(
+            f"invalid docid {s!r}: expected # followed by at least 6 hex characters",
+            code=ErrorCode.INVALID_REF,
+        )
+    s, line = _split_line(s)
+    if s.startswith(URI_SCHEME):
+        coll, path = parse_uri(s)
+    else:
+        coll, sep, path = s.partition("/")
+        if not sep:
+            raise ValidationError(
+                f"cannot read ref {ref!r}: use #docid, gno://collection/path or collection/path",
+                code=ErrorCode.INVALID_REF,
+            )
+        coll = coll.lower()
+    if not path:
+        raise ValidationError(f"ref {ref!r} names no document path", code=ErrorCode.INVALID_REF)
+    if line is not None and line < 1:
+        raise ValidationError("line numbers start at 1", code=ErrorCode.INVALID_REF)
+    return Ref(collection=coll, rel_path=path.strip("/"), line=line)

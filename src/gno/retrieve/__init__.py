@@ -1,0 +1,1 @@
+"""Retrieval: BM25, vectors, fusion, snippets."""

@@ -1,0 +1,106 @@
+"""The search query grammar, compiled to a safe FTS5 expression.
+
+Users type plain terms (prefix matches), "quoted phrases", `-term` negations (only alongside a
+positive term) and hyphenated tokens (`gpt-4`, `DEC-0054`, matched as phrases). Every piece is
+emitted as a quoted FTS5 string, so no user input can produce an FTS5 syntax error: `C++
+"unbalanced`, `AND OR NOT *` or `NEAR(` are just words (or nothing) to the index.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from gno.errors import ErrorCode, ValidationError
+
+_TOKEN_RE = re.compile(r'-?"[^"]*"?|\S+')
+_OPERATORS = {"AND", "OR", "NOT", "NEAR"}
+
+
+@dataclass(frozen=True)
+class Term:
+    text: str
+    phrase: bool  # quoted by the user: exact phrase, no prefix expansion
+
+
+@dataclass(frozen=True)
+class ParsedQuery:
+    positives: tuple[Term, ...]
+    negatives: tuple[Term, ...]
+
+    def words(self) -> list[str]:
+        """Lowercased word tokens of the positive terms (for snippets and facets)."""
+        out: list[str] = []
+        for t in self.positives:
+            out.extend(w for w in word_tokens(t.text) if w)
+        return out
+
+
+def word_tokens(text: str) -> list[str]:
+    """Split like FTS5's unicode61: runs of letters/digits, lowercased, diacritics kept."""
+    out, cur = [], []
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if cat[0] in "LN" or cat == "Co":
+            cur.append(ch.lower())
+        elif cur:
+            out.append("".join(cur))
+            cur = []
+    if cur:
+        out.append("".join(cur))
+    return out
+
+
+def _has_word(text: str) -> bool:
+    return bool(word_tokens(text))
+
+
+def parse_query(q: str) -> ParsedQuery:
+    pos: list[Term] = []
+    neg: list[Term] = []
+    for raw in _TOKEN_RE.findall(q.strip()):
+        negated = raw.startswith("-") and len(raw) > 1
+        body = raw[1:] if negated else raw
+        phrase = body.startswith('"')
+        text = body.strip('"') if phrase else body
+        if not phrase and text.upper() in _OPERATORS:
+            continue  # bare FTS operators are not words anyone searches for
+        if not _has_word(text):
+            continue
+        (neg if negated else pos).append(Term(text, phrase))
+    return ParsedQuery(tuple(pos), tuple(neg))
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
+
+def _fts_term(t: Term, *, prefix: bool) -> str:
+    # Phrase content is re-tokenized by FTS5 itself, so `gpt-4` becomes the phrase "gpt 4".
+    s = _quote(" ".join(word_tokens(t.text)) if not t.phrase else t.text)
+    return s + "*" if prefix and not t.phrase else s
+
+
+def compile_fts(q: str | ParsedQuery, *, any_term: bool = False, prefix: bool = True) -> str:
+    """User query → FTS5 MATCH expression. Raises INVALID_QUERY when nothing is searchable."""
+    pq = parse_query(q) if isinstance(q, str) else q
+    if not pq.positives:
+        if pq.negatives:
+            raise ValidationError(
+                "a query needs at least one positive term besides -negations",
+                code=ErrorCode.INVALID_QUERY,
+                details={"query": q if isinstance(q, str) else None},
+            )
+        raise ValidationError(
+            "the query has no searchable words",
+            code=ErrorCode.INVALID_QUERY,
+            details={"query": q if isinstance(q, str) else None},
+        )
+    joiner = " OR " if any_term else " AND "
+    expr = joiner.join(_fts_term(t, prefix=prefix) for t in pq.positives)
+    if len(pq.positives) > 1:
+        expr = f"({expr})"
+    for t in pq.negatives:
+        expr += " NOT " + _fts_term(t, prefix=False)
+    return expr

@@ -1,0 +1,65 @@
+"""Pick the lines of a document that best show why it matched a query.
+
+BM25 ranks whole documents; the snippet is chosen here over the canonical lines (skipping
+front matter and fenced-code markers), so each hit carries an exact `line` and
+`snippetRange` a reader can open. Term matching mirrors the index: case-folded, and a query
+word matches a document word that starts with its stem-ish prefix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gno.retrieve.grammar import word_tokens
+
+MAX_SNIPPET_CHARS = 320
+
+
+@dataclass(frozen=True)
+class Snippet:
+    text: str
+    line: int
+    start_line: int
+    end_line: int
+
+
+def _keys(words: list[str]) -> list[str]:
+    out = []
+    for w in dict.fromkeys(words):
+        out.append(w if len(w) <= 4 else w[: max(4, len(w) - 2)])
+    return out
+
+
+def _line_score(line: str, keys: list[str]) -> int:
+    toks = word_tokens(line)
+    if not toks:
+        return 0
+    return sum(1 for k in keys if any(t.startswith(k) for t in toks))
+
+
+def pick_snippet(canonical: str, body_start_line: int, words: list[str], context: int = 1) -> Snippet:
+    lines = canonical.split("\n")
+    first = max(body_start_line - 1, 0)
+    keys = _keys(words)
+    best_i, best_s = -1, 0
+    for i in range(first, len(lines)):
+        s = _line_score(lines[i], keys) if keys else 0
+        if s > best_s:
+            best_i, best_s = i, s
+    if best_i < 0:
+        best_i = next((i for i in range(first, len(lines)) if lines[i].strip()), first)
+    lo = best_i
+    hi = best_i
+    # widen to neighbouring non-empty lines for context
+    for _ in range(context):
+        if lo - 1 >= first and lines[lo - 1].strip():
+            lo -= 1
+        if hi + 1 < len(lines) and lines[hi + 1].strip():
+            hi += 1
+    text = "\n".join(lines[lo : hi + 1]).strip()
+    if len(text) > MAX_SNIPPET_CHARS:
+        focus = lines[best_i].strip()
+        text = focus if len(focus) <= MAX_SNIPPET_CHARS else focus[: MAX_SNIPPET_CHARS - 1] + "…"
+        lo = hi = best_i
+    n = len(lines)
+    return Snippet(text, min(best_i + 1, n), min(lo + 1, n), min(hi + 1, n))

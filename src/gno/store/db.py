@@ -1,0 +1,133 @@
+"""The SQLite connection of one index: schema, migrations, transactions.
+
+`gno.store` is the only package that imports sqlite3. The database is derived and
+disposable: deleting it and running `gno update` rebuilds the same answers from the files.
+WAL mode keeps readers unblocked while the single writer (who holds the write lease) works.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from gno.errors import ErrorCode, RuntimeFailure
+
+SCHEMA_VERSION = 1
+
+# Numbered migrations: (version, sql). Version 1 is the schema itself. A test proves that a
+# database migrated step by step equals a fresh one.
+MIGRATIONS: list[tuple[int, str]] = []
+
+
+def _schema_sql() -> str:
+    return resources.files("gno.store").joinpath("schema.sql").read_text(encoding="utf-8")
+
+
+class Store:
+    """One open index database. Cheap to open; not shared across threads."""
+
+    def __init__(self, path: Path, *, create: bool = True, readonly: bool = False) -> None:
+        self.path = path
+        if not path.exists() and not create:
+            raise RuntimeFailure(
+                f"index database {path} does not exist: run `gno update`",
+                code=ErrorCode.INDEX_NOT_FOUND,
+                details={"path": str(path)},
+            )
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.conn = sqlite3.connect(
+                str(path), timeout=60.0, isolation_level=None, check_same_thread=False
+            )
+            self.conn.row_factory = sqlite3.Row
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.execute("PRAGMA busy_timeout=60000")
+            self.conn.execute("PRAGMA temp_store=MEMORY")
+            self.conn.execute("PRAGMA cache_size=-32000")
+            if not readonly:
+                self._ensure_schema()
+        except sqlite3.DatabaseError as exc:
+            raise RuntimeFailure(
+                f"cannot open index {path}: {exc}. The index is disposable: delete it and run "
+                "`gno update` to rebuild it from your files",
+                details={"path": str(path)},
+            ) from exc
+
+    def _ensure_schema(self) -> None:
+        row = self.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type='table' AND name='schema_meta'"
+        ).fetchone()
+        if row is None:
+            # executescript commits on its own; the script is idempotent (IF NOT EXISTS)
+            self.conn.executescript(_schema_sql())
+            self.set_meta("schema_version", str(SCHEMA_VERSION + len(MIGRATIONS)))
+            return
+        current = int(self.get_meta("schema_version") or "1")
+        for version, sql in MIGRATIONS:
+            if version > current:
+                self.conn.executescript(sql)
+                self.set_meta("schema_version", str(version))
+
+    # -- transactions -------------------------------------------------------------------
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (BEGIN IMMEDIATE); rolls back on any error."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        else:
+            self.conn.execute("COMMIT")
+
+    @contextmanager
+    def read(self) -> Iterator[sqlite3.Connection]:
+        """A consistent snapshot for multi-statement reads."""
+        if self.conn.in_transaction:
+            yield self.conn
+            return
+        self.conn.execute("BEGIN")
+        try:
+            yield self.conn
+        finally:
+            self.conn.execute("COMMIT")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # -- meta ---------------------------------------------------------------------------
+    def get_meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM schema_meta WHERE key=?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute(
+            "INSERT INTO schema_meta(key, value) VALUES(?, ?) "
+            "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+            (key, value),
+        )
+
+    def execute(self, sql: str, params: tuple[Any, ...] | dict[str, Any] = ()) -> list[sqlite3.Row]:
+        return list(self.conn.execute(sql, params).fetchall())
+
+    def size_bytes(self) -> int:
+        total = 0
+        for suffix in ("", "-wal", "-shm"):
+            p = Path(str(self.path) + suffix)
+            if p.exists():
+                total += p.stat().st_size
+        return total
+
+
+def schema_dump(store: Store) -> list[tuple[str, str]]:
+    """(name, sql) of every schema object, for the migrated-equals-fresh test."""
+    rows = store.conn.execute(
+        "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name"
+    ).fetchall()
+    return [(str(r[0]), " ".join(str(r[1]).split())) for r in rows]

@@ -1,0 +1,104 @@
+"""BM25 over the document-level FTS5 table, with every filter applied inside the query.
+
+Filters (collection, tags, memory scopes, "current facts only") are SQL conditions evaluated
+together with MATCH, never a post-filter over a bounded window: a rare scope behind a busy one
+still gets its full top-k. Column weights filepath/title/body = 1.5/4.0/1.0.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from gno.store.db import Store
+
+BM25_WEIGHTS = (1.5, 4.0, 1.0)
+
+
+@dataclass(frozen=True)
+class DocFilter:
+    collections: Sequence[str] = ()
+    tags_any: Sequence[str] = ()
+    tags_all: Sequence[str] = ()
+    memory_scopes: Sequence[str] = ()  # any-intersection; empty = no scope filter
+    current_facts_only: bool = False  # valid memory records with no active successor
+    doc_ids: Sequence[int] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BM25Hit:
+    doc_id: int
+    raw: float  # positive: larger is better
+
+
+def filter_sql(f: DocFilter, alias: str = "d") -> tuple[str, list[Any]]:
+    """SQL condition (starting with ' AND') and params for a document filter."""
+    sql: list[str] = []
+    params: list[Any] = []
+    if f.collections:
+        sql.append(f"{alias}.collection IN ({','.join('?' * len(f.collections))})")
+        params += list(f.collections)
+    if f.tags_any:
+        sql.append(
+            f"{alias}.id IN (SELECT doc_id FROM doc_tags WHERE tag IN ({','.join('?' * len(f.tags_any))}))"
+        )
+        params += [t.lower() for t in f.tags_any]
+    if f.tags_all:
+        tags = sorted({t.lower() for t in f.tags_all})
+        sql.append(
+            f"{alias}.id IN (SELECT doc_id FROM doc_tags WHERE tag IN ({','.join('?' * len(tags))}) "
+            "GROUP BY doc_id HAVING COUNT(DISTINCT lower(tag)) = ?)"
+        )
+        params += [*tags, len(tags)]
+    if f.memory_scopes:
+        sql.append(
+            f"{alias}.id IN (SELECT doc_id FROM doc_memory_scopes WHERE scope IN "
+            f"({','.join('?' * len(f.memory_scopes))}))"
+        )
+        params += list(f.memory_scopes)
+    if f.current_facts_only:
+        sql.append(f"{alias}.id IN (SELECT doc_id FROM memory_records WHERE valid=1)")
+        sql.append(
+            "NOT EXISTS (SELECT 1 FROM doc_edges e JOIN documents s ON s.id = e.doc_id AND s.active = 1 "
+            f"JOIN memory_records sr ON sr.doc_id = s.id AND sr.valid = 1 "
+            f"WHERE e.edge_type = 'supersedes' AND e.target_uri = {alias}.uri)"
+        )
+    if f.doc_ids is not None:
+        ids = list(f.doc_ids) or [-1]
+        sql.append(f"{alias}.id IN ({','.join('?' * len(ids))})")
+        params += ids
+    return ("".join(" AND " + s for s in sql), params)
+
+
+def bm25_search(store: Store, expr: str, f: DocFilter, limit: int) -> list[BM25Hit]:
+    """Top `limit` active documents for an FTS5 expression (already validated/quoted)."""
+    where, params = filter_sql(f)
+    sql = (
+        "SELECT d.id, -bm25(documents_fts, ?, ?, ?) AS raw FROM documents_fts "
+        "JOIN documents d ON d.id = documents_fts.rowid "
+        f"WHERE documents_fts MATCH ? AND d.active = 1{where} ORDER BY raw DESC, d.id LIMIT ?"
+    )
+    try:
+        rows = store.conn.execute(sql, (*BM25_WEIGHTS, expr, *params, limit)).fetchall()
+    except sqlite3.OperationalError as exc:
+        raise FtsQueryError(str(exc)) from exc
+    return [BM25Hit(int(r[0]), float(r[1])) for r in rows]
+
+
+def count_matches(store: Store, expr: str, f: DocFilter) -> int:
+    where, params = filter_sql(f)
+    sql = (
+        "SELECT COUNT(*) FROM documents_fts JOIN documents d ON d.id = documents_fts.rowid "
+        f"WHERE documents_fts MATCH ? AND d.active = 1{where}"
+    )
+    try:
+        return int(store.conn.execute(sql, (expr, *params)).fetchone()[0])
+    except sqlite3.OperationalError as exc:
+        raise FtsQueryError(str(exc)) from exc
+
+
+class FtsQueryError(Exception):
+    """FTS5 rejected an expression (should not happen for compiled queries)."""
