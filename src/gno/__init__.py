@@ -20,11 +20,13 @@ from gno.errors import (
 
 if TYPE_CHECKING:
     from gno.engine import Engine
+    from gno.sdk.client import Client
 
 __version__ = "0.1.0"
 
 __all__ = [
     "BusyError",
+    "Client",
     "ConflictError",
     "Engine",
     "ErrorCode",
@@ -37,6 +39,10 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
+    if name == "Client":
+        from gno.sdk.client import Client
+
+        return Client
     if name == "Engine":
         from gno.engine import Engine
 

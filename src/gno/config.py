@@ -175,11 +175,37 @@ class Settings:
             return "unknown"
 
 
+def parent_gno_env() -> dict[str, str]:
+    """`GNO_*` variables of the launching process (Linux `/proc`; empty elsewhere).
+
+    MCP stdio clients (the official SDK, most agent harnesses) start servers with a stripped
+    environment (HOME, PATH, USER, …), so a `GNO_CONFIG_DIR` exported where the harness runs never
+    reaches `gno mcp`, which would then silently serve another index. `gno mcp` fills in only the
+    `GNO_*` keys it lacks from its parent.
+    """
+    try:
+        raw = Path(f"/proc/{os.getppid()}/environ").read_bytes()
+    except OSError:
+        return {}
+    out: dict[str, str] = {}
+    for item in raw.split(b"\0"):
+        key, sep, val = item.partition(b"=")
+        if sep and key.startswith(b"GNO_"):
+            out[key.decode(errors="replace")] = val.decode(errors="replace")
+    return out
+
+
 def build_settings(
-    *, index_name: str | None = None, config_file: str | Path | None = None, env: dict[str, str] | None = None
+    *,
+    index_name: str | None = None,
+    config_file: str | Path | None = None,
+    env: dict[str, str] | None = None,
+    inherit_parent_env: bool = False,
 ) -> Settings:
     """Resolve settings from flags and the environment (the only reader of os.environ)."""
     e = dict(os.environ if env is None else env)
+    if inherit_parent_env:
+        e = {**{k: v for k, v in parent_gno_env().items() if k not in e}, **e}
     home = Path(e.get("HOME") or Path.home())
     xdg_config = Path(e.get("XDG_CONFIG_HOME") or home / ".config")
     xdg_data = Path(e.get("XDG_DATA_HOME") or home / ".local" / "share")

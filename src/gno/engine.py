@@ -11,7 +11,7 @@ import re
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from gno.config import CollectionConfig, GnoConfig, Settings, load_config, save_config
 from gno.errors import ErrorCode, NotFoundError, ValidationError
@@ -21,11 +21,13 @@ from gno.memory.models import AuditResult, RecallResult, RememberResult
 from gno.memory.recall import RecallRequest
 from gno.memory.remember import RememberRequest
 from gno.models import (
+    CaptureResult,
     CollectionInfo,
     CollectionList,
     CollectionRemoved,
     CollectionStatus,
     DocumentResult,
+    DocUpdateResult,
     IngestErrorInfo,
     InitResult,
     LsEntry,
@@ -44,6 +46,12 @@ from gno.retrieve.search import search as bm25_search
 from gno.store import documents as docs
 from gno.store.db import Store
 from gno.store.fts import DocFilter
+from gno.writes.capture import CaptureRequest
+
+if TYPE_CHECKING:
+    from gno.models import BenchResult, DiagnoseResult, EmbedResult, QueryExplain
+    from gno.retrieve.hybrid import QueryOptions, QueryRun
+    from gno.retrieve.semantic import Semantic
 
 MAX_LIMIT = 1000
 
@@ -74,7 +82,9 @@ class Engine:
         self._store: Store | None = None
         self._config: GnoConfig | None = None
         self._config_mtime: float | None = None
-        self._lock = threading.RLock()
+        self._semantic: Semantic | None = None
+        #: serialises engine calls from threaded surfaces (HTTP, MCP) over the one SQLite connection
+        self.lock = threading.RLock()
 
     # -- plumbing -----------------------------------------------------------------------
     @property
@@ -345,16 +355,238 @@ class Engine:
         ]
         return LsResult(scope=scope, entries=entries, total=len(entries))
 
+    # -- semantic: embed, vsearch, query, diagnose -------------------------------------------
+    @property
+    def semantic(self) -> Semantic:
+        if self._semantic is None:
+            from gno.retrieve.semantic import Semantic
+
+            self._semantic = Semantic(self)
+        return self._semantic
+
+    def embed(
+        self,
+        collections: Sequence[str] = (),
+        *,
+        batch_size: int = 32,
+        force: bool = False,
+        dry_run: bool = False,
+        progress: Any = None,
+        lock_wait: float | None = None,
+    ) -> EmbedResult:
+        names = [self.collection(c).name for c in collections]
+        return self.semantic.embed(
+            collections=names,
+            batch_size=batch_size,
+            force=force,
+            dry_run=dry_run,
+            progress=progress,
+            lock_wait=lock_wait,
+        )
+
+    def vsearch(
+        self,
+        query: str,
+        *,
+        collection: str | None = None,
+        limit: int = 10,
+        min_score: float = 0.0,
+        tags_any: Sequence[str] = (),
+        tags_all: Sequence[str] = (),
+        full: bool = False,
+    ) -> SearchResult:
+        """Vector-only search: documents ranked by their best chunk's cosine."""
+        import time
+
+        from gno.models import SearchMeta
+        from gno.retrieve.grammar import parse_query
+        from gno.retrieve.search import build_hits
+
+        self._check_query(query, limit, min_score)
+        t0 = time.perf_counter()
+        f = self.doc_filter(collection, tags_any, tags_all)
+        found = self.semantic.search_docs(query, f, limit)
+        scored = [(d, max(0.0, s)) for d, s, _ in found if s >= min_score]
+        hits = build_hits(
+            self.store,
+            scored,
+            parse_query(query).words(),
+            full=full,
+            sources={d: ["vector"] for d, _ in scored},
+        )
+        meta = SearchMeta(
+            total_results=len(hits), mode="vector", elapsed_ms=round((time.perf_counter() - t0) * 1000, 3)
+        )
+        return SearchResult(query=query, mode="vector", results=hits, meta=meta)
+
+    def query(
+        self,
+        query: str,
+        *,
+        collection: str | None = None,
+        limit: int = 10,
+        min_score: float = 0.0,
+        tags_any: Sequence[str] = (),
+        tags_all: Sequence[str] = (),
+        fast: bool = False,
+        thorough: bool = False,
+        graph: bool = True,
+        candidate_limit: int | None = None,
+        full: bool = False,
+        explain: bool = False,
+        lexical_only: bool = False,
+    ) -> SearchResult:
+        """Hybrid query (rung 3): BM25 + vectors → RRF → graph → re-scoring."""
+        from gno.retrieve.hybrid import HybridRetriever
+
+        self._check_query(query, limit, min_score)
+        opts = self._query_options(limit, min_score, fast, thorough, graph, candidate_limit, full)
+        opts.lexical_only = lexical_only
+        run = HybridRetriever(self).run(query, self.doc_filter(collection, tags_any, tags_all), opts)
+        if explain:
+            run.result.explain = self._explain(run, opts)
+        return run.result
+
+    def bench(
+        self,
+        fixture: str,
+        *,
+        modes: Sequence[str] = ("bm25", "hybrid"),
+        top_k: int = 10,
+        candidate_limit: int | None = None,
+    ) -> BenchResult:
+        from gno.retrieve.benchmark import run_bench
+
+        return run_bench(self, fixture, tuple(modes), top_k, candidate_limit)
+
+    def diagnose(
+        self,
+        query: str,
+        target: str,
+        *,
+        collection: str | None = None,
+        limit: int = 10,
+        tags_any: Sequence[str] = (),
+        tags_all: Sequence[str] = (),
+        fast: bool = False,
+        thorough: bool = False,
+        graph: bool = True,
+        candidate_limit: int | None = None,
+    ) -> DiagnoseResult:
+        from gno.retrieve.diagnose import diagnose
+
+        self._check_query(query, limit, 0.0)
+        opts = self._query_options(limit, 0.0, fast, thorough, graph, candidate_limit, False)
+        return diagnose(self, query, target, self.doc_filter(collection, tags_any, tags_all), opts)
+
+    def _check_query(self, query: str, limit: int, min_score: float) -> None:
+        if not query or not query.strip():
+            raise ValidationError("empty query: pass the words to search for", code=ErrorCode.INVALID_QUERY)
+        if not 1 <= limit <= MAX_LIMIT:
+            raise ValidationError(f"limit must be between 1 and {MAX_LIMIT}")
+        if not 0.0 <= min_score <= 1.0:
+            raise ValidationError("min-score must be between 0 and 1")
+
+    @staticmethod
+    def _query_options(
+        limit: int,
+        min_score: float,
+        fast: bool,
+        thorough: bool,
+        graph: bool,
+        candidate_limit: int | None,
+        full: bool,
+    ) -> QueryOptions:
+        from gno.retrieve.hybrid import QueryOptions
+
+        if fast and thorough:
+            raise ValidationError("--fast and --thorough exclude each other")
+        if candidate_limit is not None and not 1 <= candidate_limit <= 200:
+            raise ValidationError("candidate limit must be between 1 and 200")
+        depth: Literal["fast", "balanced", "thorough"] = "fast" if fast else "thorough" if thorough else "balanced"
+        return QueryOptions(
+            limit=limit,
+            candidate_limit=candidate_limit,
+            depth=depth,
+            graph=graph,
+            min_score=min_score,
+            full=full,
+        )
+
+    def _explain(self, run: QueryRun, opts: QueryOptions) -> QueryExplain:
+        from gno.models import ExplainHit, ExplainStage, QueryExplain
+
+        ids = sorted({d for st in run.stages for d in st.ranked[:5]})
+        rows = docs.docs_by_ids(self.store, ids)
+        stages = []
+        for st in run.stages:
+            top = [
+                ExplainHit(
+                    docid=rows[d].docid, uri=rows[d].uri, rank=i, score=round(st.scores.get(d, 0.0), 6)
+                )
+                for i, d in enumerate(st.ranked[:5], 1)
+                if d in rows
+            ]
+            stages.append(
+                ExplainStage(
+                    name=st.name,
+                    status=st.status,
+                    ms=round(st.ms, 3),
+                    count=len(st.ranked),
+                    reason=st.reason,
+                    top=top,
+                )
+            )
+        cand = opts.candidate_limit or (40 if opts.depth == "thorough" else 20)
+        return QueryExplain(depth=opts.depth, candidate_limit=cand, stages=stages)
+
+    # -- writes: capture, edit -----------------------------------------------------------
+    def capture(self, req: CaptureRequest) -> CaptureResult:
+        from gno.writes.capture import capture
+
+        return capture(self, req)
+
+    def update_doc(
+        self, ref: str, content: Any, expected_source_hash: Any, lock_wait: float | None = None
+    ) -> DocUpdateResult:
+        from gno.writes.edit import update_doc
+
+        return update_doc(self, ref, content, expected_source_hash, lock_wait)
+
     # -- memory -------------------------------------------------------------------------
-    def remember(self, req: RememberRequest) -> RememberResult:
+    def remember(self, req: RememberRequest, *, semantic: bool = True) -> RememberResult:
+        """Propose/add/supersede a fact; candidates are ranked by cosine when the memory is embedded."""
+        from gno.memory.contract import resolve_collection
         from gno.memory.remember import remember
 
-        return remember(self, req)
+        embedder = None
+        if semantic:
+            try:
+                coll = resolve_collection(self.config, req.collection)
+                if self.semantic.collection_embedded(coll.name):
+                    embedder = self.semantic.embedder()
+            except Exception:  # noqa: BLE001 - validation errors surface from remember itself
+                embedder = None
+        return remember(self, req, embedder)
 
-    def recall(self, req: RecallRequest) -> RecallResult:
+    def recall(self, req: RecallRequest, *, semantic: bool = True) -> RecallResult:
+        """Recall current facts; the vector leg joins when the memory collection is embedded."""
+        from gno.memory.contract import resolve_collection
         from gno.memory.recall import recall
 
-        return recall(self, req)
+        if not semantic:
+            return recall(self, req, None, "lexical only on this surface (no model is loaded per call)")
+        try:
+            coll = resolve_collection(self.config, req.collection)
+        except Exception:  # noqa: BLE001 - let recall report the validation error
+            return recall(self, req)
+        reason = self.semantic.unavailable_reason()
+        if reason is None and not self.semantic.collection_embedded(coll.name):
+            reason = f"memory collection {coll.name!r} has no vectors yet; run `gno embed`"
+        if reason is not None:
+            return recall(self, req, None, reason)
+        leg = lambda q, f, k: [d for d, _, _ in self.semantic.search_docs(q, f, k)]  # noqa: E731
+        return recall(self, req, leg)
 
     def audit(self, collection: str | None = None, max_findings: int = 100) -> AuditResult:
         from gno.memory.audit import audit_memory
@@ -403,4 +635,5 @@ class Engine:
             ingest_errors=[IngestErrorInfo.model_validate(e) for e in errs[:200]],
             healthy=all(c.path_exists for c in colls),
             memory=memory_status(self.store, [c for c in cfg.collections if c.memory_managed]),
+            vectors=self.semantic.status(),
         )

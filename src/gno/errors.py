@@ -44,6 +44,9 @@ class ErrorCode(StrEnum):
     LOCKED = "LOCKED"
     RUNTIME = "RUNTIME"
     NOT_RUNNING = "NOT_RUNNING"
+    # vectors
+    VECTORS_UNAVAILABLE = "VECTORS_UNAVAILABLE"
+    VECTORS_STALE = "VECTORS_STALE"
     # surfaces
     WRITE_DISABLED = "WRITE_DISABLED"
     UNAUTHORIZED = "UNAUTHORIZED"
@@ -94,6 +97,8 @@ ERROR_TABLE: dict[ErrorCode, Mapping] = {
     ErrorCode.LOCKED: Mapping(4, 409, "BUSY"),
     ErrorCode.RUNTIME: Mapping(2, 500, "RUNTIME"),
     ErrorCode.NOT_RUNNING: Mapping(3, 503, "RUNTIME"),
+    ErrorCode.VECTORS_UNAVAILABLE: Mapping(2, 503, "RUNTIME"),
+    ErrorCode.VECTORS_STALE: Mapping(1, 409, "CONFLICT"),
     ErrorCode.WRITE_DISABLED: Mapping(1, 403, "AUTH"),
     ErrorCode.UNAUTHORIZED: Mapping(1, 401, "AUTH"),
     ErrorCode.CSRF_VIOLATION: Mapping(1, 403, "AUTH"),

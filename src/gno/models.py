@@ -122,6 +122,17 @@ class VectorStatus(GnoModel):
     reason: str | None = None
 
 
+class EmbedResult(GnoModel):
+    model: str
+    fingerprint: str
+    embedded: int
+    pending: int
+    total_chunks: int
+    duration_ms: float
+    chunks_per_second: float
+    dry_run: bool
+
+
 class StatusResult(GnoModel):
     index_name: str
     config_path: str
@@ -167,11 +178,82 @@ class SearchMeta(GnoModel):
     notes: list[str] | None = None
 
 
+class ExplainHit(GnoModel):
+    docid: str
+    uri: str
+    rank: int
+    score: float
+
+
+class ExplainStage(GnoModel):
+    name: str
+    status: str
+    ms: float
+    count: int
+    reason: str | None = None
+    top: list[ExplainHit] = Field(default_factory=list)
+
+
+class QueryExplain(GnoModel):
+    depth: str
+    candidate_limit: int
+    stages: list[ExplainStage]
+
+
 class SearchResult(GnoModel):
     query: str
     mode: str = "bm25"
     results: list[SearchHit]
     meta: SearchMeta
+    explain: QueryExplain | None = None
+
+
+class DiagnoseTarget(GnoModel):
+    status: str  # not_found | inactive | no_indexed_content | filtered_out | diagnosed
+    ref: str
+    docid: str | None = None
+    uri: str | None = None
+    title: str | None = None
+    mirror_hash: str | None = None
+    chunk_count: int | None = None
+    filter_reasons: list[str] = Field(default_factory=list)
+
+
+class DiagnoseStage(GnoModel):
+    name: str
+    status: str  # active | skipped
+    source_count: int
+    present: bool
+    rank: int | None = None
+    score: float | None = None
+    survived: bool
+    drop_reason: str | None = None  # not_in_candidate_set | below_cutoff | skipped | None
+    reason: str | None = None
+
+
+class DiagnoseChunk(GnoModel):
+    seq: int
+    start_line: int
+    end_line: int
+
+
+class DiagnoseMeta(GnoModel):
+    mode: str  # bm25_only | hybrid
+    vectors_used: bool
+    reranked: bool
+    total_results: int
+    limit: int
+    candidate_limit: int
+
+
+class DiagnoseResult(GnoModel):
+    schema_version: str = "1.0"
+    query: str
+    target: DiagnoseTarget
+    stages: list[DiagnoseStage]
+    chunk: DiagnoseChunk | None = None
+    meta: DiagnoseMeta
+    verdict: str
 
 
 class ReturnedLines(GnoModel):
@@ -218,3 +300,62 @@ class LsResult(GnoModel):
     scope: str | None
     entries: list[LsEntry]
     total: int
+
+
+# -- writes: capture and edit --------------------------------------------------------------
+class CaptureSource(GnoModel):
+    kind: str = "direct"
+    url: str | None = None
+    title: str | None = None
+    author: str | None = None
+    date: str | None = None
+
+
+class CaptureResult(GnoModel):
+    outcome: str  # created | opened_existing
+    uri: str
+    docid: str
+    collection: str
+    rel_path: str
+    abs_path: str
+    title: str
+    source_hash: str
+    sync: dict[str, str]
+
+
+class DocUpdateResult(GnoModel):
+    uri: str
+    docid: str
+    source_hash: str
+    previous_source_hash: str
+    title: str
+    sync: dict[str, str]
+
+
+class HealthResult(GnoModel):
+    ok: bool
+    version: str
+
+
+# -- bench ----------------------------------------------------------------------------------
+class BenchMode(GnoModel):
+    mode: str
+    queries: int
+    precision: float
+    recall: float
+    mrr: float
+    ndcg: float
+    p50_ms: float
+    p95_ms: float
+
+
+class BenchResult(GnoModel):
+    fixture: str
+    top_k: int
+    modes: list[BenchMode]
+
+
+class IndexResult(GnoModel):
+    sync: SyncResult
+    embed: EmbedResult | None = None
+    embed_skipped: str | None = None

@@ -33,12 +33,14 @@ class AppContext:
         self.index = index
         self.config = config
         self.verbose = verbose
+        self.inherit_parent_env = False  # set by `gno mcp` (stdio clients strip the environment)
         self._engine: Engine | None = None
 
     def settings(self) -> Settings:
         from gno.config import build_settings
 
-        return build_settings(index_name=self.index, config_file=self.config)
+        return build_settings(index_name=self.index, config_file=self.config,
+                              inherit_parent_env=self.inherit_parent_env)
 
     def engine(self) -> Engine:
         if self._engine is None:
@@ -133,9 +135,9 @@ def cli(ctx: click.Context, index: str | None, config: str | None, verbose: bool
 
 
 def _register() -> None:
-    from gno.cli import commands_core, commands_memory, commands_read
+    from gno.cli import commands_core, commands_memory, commands_read, commands_retrieve, commands_serve
 
-    for mod in (commands_core, commands_read, commands_memory):
+    for mod in (commands_core, commands_read, commands_retrieve, commands_memory, commands_serve):
         for cmd in mod.COMMANDS:
             cli.add_command(cmd)
 

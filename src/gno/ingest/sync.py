@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from gno.config import ChunkingConfig, CollectionConfig
 from gno.ingest.chunker import chunk_text
-from gno.ingest.markdown import ParsedDoc, decode_source, parse_markdown
+from gno.ingest.markdown import ParsedDoc, decode_source, normalize_ref, parse_markdown
 from gno.ingest.walker import MAX_FILE_BYTES, WalkedFile, walk_collection
 from gno.refs import docid_for, make_uri
 from gno.store import documents as docs
@@ -54,6 +54,11 @@ class CollectionSync:
     reactivated: int = 0
     errors: int = 0
     error_paths: list[str] = field(default_factory=list)
+
+
+def link_keys(title: str, rel_path: str) -> list[str]:
+    """Keys a wiki/markdown link may use to name this document: its title and its file stem."""
+    return sorted({normalize_ref(title), normalize_ref(rel_path)} - {""})
 
 
 def now_iso() -> str:
@@ -145,6 +150,7 @@ class Syncer:
             edges=parsed.relations,
             chunks=[(c.seq, c.pos, c.text, c.start_line, c.end_line, c.token_count) for c in chunks],
             indexed_at=at,
+            link_keys=link_keys(parsed.title, f.rel_path),
         )
         return w, parsed, warning
 
@@ -271,7 +277,8 @@ class Syncer:
                 if moved is not None:
                     missing.pop(moved.rel_path, None)
                     new_uri = make_uri(coll.name, f.rel_path)
-                    docs.rename_document(conn, moved.id, f.rel_path, new_uri, f.rel_path.replace("/", " / "))
+                    docs.rename_document(conn, moved.id, f.rel_path, new_uri, f.rel_path.replace("/", " / "),
+                                         link_keys(moved.title, f.rel_path))
                     docs.touch_document(conn, moved.id, f.size, f.mtime_ns)
                     cur = {**moved.snapshot(), "relPath": f.rel_path, "uri": new_uri}
                     docs.record_change(conn, "rename", coll.name, moved.id, at, moved.snapshot(), cur)

@@ -20,7 +20,33 @@ SCHEMA_VERSION = 1
 
 # Numbered migrations: (version, sql). Version 1 is the schema itself. A test proves that a
 # database migrated step by step equals a fresh one.
-MIGRATIONS: list[tuple[int, str]] = []
+MIGRATIONS: list[tuple[int, str]] = [
+    (
+        2,
+        """
+        -- chunk vectors, keyed by content hash, chunk and model fingerprint (identical content is
+        -- embedded once); float32 little-endian BLOBs are the source of truth for every vector index
+        CREATE TABLE IF NOT EXISTS content_vectors (
+          mirror_hash TEXT NOT NULL,
+          seq         INTEGER NOT NULL,
+          fingerprint TEXT NOT NULL,
+          dim         INTEGER NOT NULL,
+          embedding   BLOB NOT NULL,
+          PRIMARY KEY (fingerprint, mirror_hash, seq)
+        );
+        CREATE INDEX IF NOT EXISTS idx_content_vectors_mirror ON content_vectors (mirror_hash);
+        -- term statistics of the full-text index (pseudo-relevance feedback)
+        CREATE VIRTUAL TABLE IF NOT EXISTS documents_fts_vocab USING fts5vocab(documents_fts, 'row');
+        -- link-resolution keys of a document (normalised title and file stem)
+        CREATE TABLE IF NOT EXISTS doc_keys (
+          doc_id INTEGER NOT NULL,
+          key    TEXT NOT NULL,
+          PRIMARY KEY (key, doc_id)
+        );
+        CREATE INDEX IF NOT EXISTS idx_doc_keys_doc ON doc_keys (doc_id);
+        """,
+    ),
+]
 
 
 def _schema_sql() -> str:
@@ -65,8 +91,7 @@ class Store:
         if row is None:
             # executescript commits on its own; the script is idempotent (IF NOT EXISTS)
             self.conn.executescript(_schema_sql())
-            self.set_meta("schema_version", str(SCHEMA_VERSION + len(MIGRATIONS)))
-            return
+            self.set_meta("schema_version", str(SCHEMA_VERSION))
         current = int(self.get_meta("schema_version") or "1")
         for version, sql in MIGRATIONS:
             if version > current:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gno.store.db import Store
@@ -95,6 +95,7 @@ class DocWrite:
     edges: list[tuple[str, str]]
     chunks: list[tuple[int, int, str, int, int, int]]  # seq, pos, text, start, end, tokens
     indexed_at: str
+    link_keys: list[str] = field(default_factory=list)
 
 
 # -- reads ---------------------------------------------------------------------------------
@@ -283,7 +284,15 @@ def write_document(conn: sqlite3.Connection, w: DocWrite, existing_id: int | Non
             "INSERT INTO doc_edges(doc_id, edge_type, target_uri) VALUES (?,?,?)",
             [(doc_id, e, t) for e, t in w.edges],
         )
+    set_link_keys(conn, doc_id, w.link_keys)
     return doc_id
+
+
+def set_link_keys(conn: sqlite3.Connection, doc_id: int, keys: Iterable[str]) -> None:
+    conn.execute("DELETE FROM doc_keys WHERE doc_id=?", (doc_id,))
+    conn.executemany(
+        "INSERT OR IGNORE INTO doc_keys(doc_id, key) VALUES (?,?)", [(doc_id, k) for k in keys if k]
+    )
 
 
 def touch_document(conn: sqlite3.Connection, doc_id: int, size: int, mtime_ns: int) -> None:
@@ -295,8 +304,17 @@ def deactivate(conn: sqlite3.Connection, doc_id: int) -> None:
     conn.execute("DELETE FROM documents_fts WHERE rowid=?", (doc_id,))
 
 
-def rename_document(conn: sqlite3.Connection, doc_id: int, rel_path: str, uri: str, title_fts: str) -> None:
+def rename_document(
+    conn: sqlite3.Connection,
+    doc_id: int,
+    rel_path: str,
+    uri: str,
+    title_fts: str,
+    link_keys: Iterable[str] = (),
+) -> None:
     conn.execute("UPDATE documents SET rel_path=?, uri=? WHERE id=?", (rel_path, uri, doc_id))
+    if link_keys:
+        set_link_keys(conn, doc_id, link_keys)
     row = conn.execute("SELECT title, body FROM documents_fts WHERE rowid=?", (doc_id,)).fetchone()
     if row is not None:
         conn.execute("DELETE FROM documents_fts WHERE rowid=?", (doc_id,))
@@ -307,7 +325,7 @@ def rename_document(conn: sqlite3.Connection, doc_id: int, rel_path: str, uri: s
 
 
 def delete_document_rows(conn: sqlite3.Connection, doc_id: int) -> None:
-    for table in ("doc_tags", "doc_links", "doc_edges", "memory_records", "doc_memory_scopes"):
+    for table in ("doc_tags", "doc_links", "doc_edges", "memory_records", "doc_memory_scopes", "doc_keys"):
         conn.execute(f"DELETE FROM {table} WHERE doc_id=?", (doc_id,))
     conn.execute("DELETE FROM documents_fts WHERE rowid=?", (doc_id,))
     conn.execute("DELETE FROM documents WHERE id=?", (doc_id,))
@@ -325,6 +343,7 @@ def gc_content(conn: sqlite3.Connection) -> None:
     """Drop content no document refers to any more (inactive documents keep theirs)."""
     conn.execute("DELETE FROM content WHERE mirror_hash NOT IN (SELECT mirror_hash FROM documents)")
     conn.execute("DELETE FROM content_chunks WHERE mirror_hash NOT IN (SELECT mirror_hash FROM content)")
+    conn.execute("DELETE FROM content_vectors WHERE mirror_hash NOT IN (SELECT mirror_hash FROM content)")
 
 
 def record_change(

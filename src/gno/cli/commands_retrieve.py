@@ -1,0 +1,379 @@
+"""CLI commands of the semantic rungs: embed, index, vsearch, query, query diagnose, bench."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from gno.cli.commands_read import render_hits
+from gno.cli.main import json_option, lock_wait_option, lock_wait_seconds, no_wait_option, run
+
+if TYPE_CHECKING:
+    from gno.models import BenchResult, DiagnoseResult, EmbedResult, QueryExplain, SearchResult
+
+
+def _tags(v: str | None) -> list[str]:
+    return [t.strip() for t in (v or "").split(",") if t.strip()]
+
+
+def filter_options(f: Any) -> Any:
+    for opt in reversed(
+        [
+            click.option("-n", "--limit", default=10, show_default=True, type=int, help="Maximum results."),
+            click.option("-c", "--collection", default=None, help="Only this collection."),
+            click.option(
+                "--min-score", default=0.0, type=float, help="Drop hits below this normalised score."
+            ),
+            click.option("--tags-any", default=None, help="Comma-separated tags; a hit has at least one."),
+            click.option("--tags-all", default=None, help="Comma-separated tags; a hit has all of them."),
+        ]
+    ):
+        f = opt(f)
+    return f
+
+
+def _embed_progress(as_json: bool) -> tuple[Any, Any]:
+    if as_json or not sys.stderr.isatty():
+        return None, None
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    prog = Progress(
+        TextColumn("embed"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True
+    )
+    task = prog.add_task("embed", total=None)
+
+    def cb(done: int, total: int) -> None:
+        prog.update(task, completed=done, total=total)
+
+    return prog, cb
+
+
+def _render_embed(r: EmbedResult) -> None:
+    if r.dry_run:
+        click.echo(f"{r.pending} of {r.total_chunks} chunks need embedding with {r.model} (dry run)")
+    else:
+        click.echo(
+            f"Embedded {r.embedded} chunks with {r.model} in {r.duration_ms / 1000:.1f}s "
+            f"({r.chunks_per_second:.1f} chunks/s); {r.total_chunks} chunks in the index"
+        )
+
+
+@click.command()
+@click.option("-c", "--collection", "collections", multiple=True, help="Only these collections.")
+@click.option("--force", is_flag=True, help="Re-embed everything for the configured model.")
+@click.option("--batch-size", default=32, show_default=True, type=int)
+@click.option("--dry-run", is_flag=True, help="Only count what would be embedded.")
+@lock_wait_option
+@no_wait_option
+@json_option
+@click.pass_context
+def embed(
+    ctx: click.Context,
+    collections: tuple[str, ...],
+    force: bool,
+    batch_size: int,
+    dry_run: bool,
+    lock_wait: str | None,
+    no_wait: bool,
+    as_json: bool,
+) -> None:
+    """Embed chunks that have no vector yet (incremental and resumable; models ship with gno)."""
+    prog, cb = _embed_progress(as_json)
+
+    def call(e):  # type: ignore[no-untyped-def]
+        kw: dict[str, Any] = {
+            "batch_size": batch_size,
+            "force": force,
+            "dry_run": dry_run,
+            "lock_wait": lock_wait_seconds(lock_wait, no_wait),
+        }
+        if prog is None:
+            return e.embed(collections, **kw)
+        with prog:
+            return e.embed(collections, progress=cb, **kw)
+
+    run(ctx, as_json, call, _render_embed)
+
+
+@click.command()
+@click.option("-c", "--collection", "collections", multiple=True, help="Only these collections.")
+@click.option("--no-embed", is_flag=True, help="Sync only (same as gno update).")
+@lock_wait_option
+@no_wait_option
+@json_option
+@click.pass_context
+def index(
+    ctx: click.Context,
+    collections: tuple[str, ...],
+    no_embed: bool,
+    lock_wait: str | None,
+    no_wait: bool,
+    as_json: bool,
+) -> None:
+    """Sync the files, then embed new chunks (= gno update + gno embed)."""
+    from gno.models import IndexResult
+
+    def call(e):  # type: ignore[no-untyped-def]
+        wait = lock_wait_seconds(lock_wait, no_wait)
+        sync = e.update(collections, lock_wait=wait)
+        if no_embed:
+            return IndexResult(sync=sync, embed=None, embed_skipped="--no-embed")
+        try:
+            emb = e.embed(collections, lock_wait=wait)
+        except Exception as exc:
+            from gno.errors import GnoError
+
+            if isinstance(exc, GnoError) and str(exc.code) == "VECTORS_UNAVAILABLE":
+                return IndexResult(sync=sync, embed=None, embed_skipped=exc.message)
+            raise
+        return IndexResult(sync=sync, embed=emb, embed_skipped=None)
+
+    def render(r: Any) -> None:
+        for c in r.sync.collections:
+            click.echo(
+                f"{c.name}: {c.scanned} files · {c.added} added · {c.updated} updated · {c.inactivated} removed"
+            )
+        if r.embed is not None:
+            _render_embed(r.embed)
+        else:
+            click.echo(f"Embedding skipped: {r.embed_skipped}")
+
+    run(ctx, as_json, call, render)
+
+
+def _print_explain(x: QueryExplain | None) -> None:
+    if x is None:
+        return
+    click.echo(f"explain: depth={x.depth} candidateLimit={x.candidate_limit}", err=True)
+    for st in x.stages:
+        top = ", ".join(f"#{h.rank} {h.uri.rsplit('/', 1)[-1]} ({h.score:.3f})" for h in st.top[:3])
+        why = f" — {st.reason}" if st.reason else ""
+        click.echo(f"  {st.name:<9} {st.status:<7} {st.ms:7.1f} ms  n={st.count:<3} {top}{why}", err=True)
+
+
+@click.command()
+@click.argument("query")
+@filter_options
+@click.option("--full", is_flag=True, help="Include each hit's full body.")
+@click.option("--line-numbers", is_flag=True)
+@click.option("--files", is_flag=True, help="Print only `#docid,score,uri` lines.")
+@json_option
+@click.pass_context
+def vsearch(
+    ctx: click.Context,
+    query: str,
+    limit: int,
+    collection: str | None,
+    min_score: float,
+    tags_any: str | None,
+    tags_all: str | None,
+    full: bool,
+    line_numbers: bool,
+    files: bool,
+    as_json: bool,
+) -> None:
+    """Vector-only search (needs `gno embed`)."""
+    run(
+        ctx,
+        as_json,
+        lambda e: e.vsearch(
+            query,
+            collection=collection,
+            limit=limit,
+            min_score=min_score,
+            tags_any=_tags(tags_any),
+            tags_all=_tags(tags_all),
+            full=full,
+        ),
+        lambda r: render_hits(r, files=files, line_numbers=line_numbers, full=full),
+    )
+
+
+class QueryGroup(click.Group):
+    """`gno query "<q>"` runs a hybrid query; `gno query diagnose …` is a subcommand."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
+            args = ["run", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=QueryGroup)
+def query() -> None:
+    """Hybrid query (rung 3): BM25 + vectors → RRF → graph → re-scoring.
+
+    \b
+      gno query "how do we roll back a deploy" [--fast | --thorough] [--explain]
+      gno query diagnose "rollback steps" --target notes/ops/rollback.md
+    Run `gno query run --help` for every option.
+    """
+
+
+@query.command("run")
+@click.argument("text")
+@filter_options
+@click.option("--fast", is_flag=True, help="No graph expansion, no re-scoring.")
+@click.option("--thorough", is_flag=True, help="Adds pseudo-relevance feedback; 40 candidates.")
+@click.option("--graph/--no-graph", default=True, help="One-hop link expansion (default on).")
+@click.option(
+    "-C", "--candidate-limit", type=int, default=None, help="Candidates re-scored (20; 40 thorough)."
+)
+@click.option("--explain", is_flag=True, help="Stage timings and ranks on stderr.")
+@click.option("--full", is_flag=True)
+@click.option("--line-numbers", is_flag=True)
+@click.option("--files", is_flag=True)
+@json_option
+@click.pass_context
+def query_run(
+    ctx: click.Context,
+    text: str,
+    limit: int,
+    collection: str | None,
+    min_score: float,
+    tags_any: str | None,
+    tags_all: str | None,
+    fast: bool,
+    thorough: bool,
+    graph: bool,
+    candidate_limit: int | None,
+    explain: bool,
+    full: bool,
+    line_numbers: bool,
+    files: bool,
+    as_json: bool,
+) -> None:
+    """Run a hybrid query."""
+
+    def render(r: SearchResult) -> None:
+        _print_explain(r.explain)
+        if r.meta.notes:
+            for n in r.meta.notes:
+                click.echo(f"note: {n}", err=True)
+        render_hits(r, files=files, line_numbers=line_numbers, full=full)
+
+    def call(e):  # type: ignore[no-untyped-def]
+        r = e.query(
+            text,
+            collection=collection,
+            limit=limit,
+            min_score=min_score,
+            tags_any=_tags(tags_any),
+            tags_all=_tags(tags_all),
+            fast=fast,
+            thorough=thorough,
+            graph=graph,
+            candidate_limit=candidate_limit,
+            full=full,
+            explain=explain,
+        )
+        if as_json and explain:
+            _print_explain(r.explain)
+        return r
+
+    run(ctx, as_json, call, render)
+
+
+@query.command("diagnose")
+@click.argument("text")
+@click.option("--target", required=True, help="The document you expected (#docid, gno://…, coll/path).")
+@filter_options
+@click.option("--fast", is_flag=True)
+@click.option("--thorough", is_flag=True)
+@click.option("--graph/--no-graph", default=True)
+@click.option("-C", "--candidate-limit", type=int, default=None)
+@json_option
+@click.pass_context
+def query_diagnose(
+    ctx: click.Context,
+    text: str,
+    target: str,
+    limit: int,
+    collection: str | None,
+    min_score: float,
+    tags_any: str | None,
+    tags_all: str | None,
+    fast: bool,
+    thorough: bool,
+    graph: bool,
+    candidate_limit: int | None,
+    as_json: bool,
+) -> None:
+    """Where did TARGET drop out of the results for TEXT? (per-stage presence, rank, drop reason)"""
+
+    def render(r: DiagnoseResult) -> None:
+        t = r.target
+        click.echo(f"target {t.uri or t.ref}: {t.status}")
+        for s in r.stages:
+            rank = "-" if s.rank is None else str(s.rank)
+            drop = f"  dropped: {s.drop_reason}" if s.drop_reason else ""
+            why = f" ({s.reason})" if s.reason and s.status == "skipped" else ""
+            click.echo(
+                f"  {s.name:<8} {s.status:<7} present={str(s.present).lower():<5} rank={rank:<4}{drop}{why}"
+            )
+        click.echo(r.verdict)
+
+    run(
+        ctx,
+        as_json,
+        lambda e: e.diagnose(
+            text,
+            target,
+            collection=collection,
+            limit=limit,
+            tags_any=_tags(tags_any),
+            tags_all=_tags(tags_all),
+            fast=fast,
+            thorough=thorough,
+            graph=graph,
+            candidate_limit=candidate_limit,
+        ),
+        render,
+    )
+
+
+@click.command()
+@click.argument("fixture", type=click.Path(dir_okay=False))
+@click.option(
+    "--mode",
+    "modes",
+    multiple=True,
+    type=click.Choice(["bm25", "vector", "hybrid", "fast"]),
+    help="Modes to compare (repeatable; default bm25 and hybrid).",
+)
+@click.option("--top-k", default=10, show_default=True, type=int)
+@click.option("-C", "--candidate-limit", type=int, default=None)
+@json_option
+@click.pass_context
+def bench(
+    ctx: click.Context,
+    fixture: str,
+    modes: tuple[str, ...],
+    top_k: int,
+    candidate_limit: int | None,
+    as_json: bool,
+) -> None:
+    """Score retrieval on a fixture of judged queries: P@k, R@k, MRR, nDCG@k, latency."""
+
+    def render(r: BenchResult) -> None:
+        click.echo(
+            f"{'mode':<8} {'P@k':>6} {'R@k':>6} {'MRR':>6} {'nDCG@k':>7} {'p50 ms':>8} {'p95 ms':>8}  (k={r.top_k})"
+        )
+        for m in r.modes:
+            click.echo(
+                f"{m.mode:<8} {m.precision:6.3f} {m.recall:6.3f} {m.mrr:6.3f} {m.ndcg:7.3f} "
+                f"{m.p50_ms:8.1f} {m.p95_ms:8.1f}"
+            )
+
+    run(
+        ctx,
+        as_json,
+        lambda e: e.bench(
+            fixture, modes=modes or ("bm25", "hybrid"), top_k=top_k, candidate_limit=candidate_limit
+        ),
+        render,
+    )
+
+
+COMMANDS = [embed, index, vsearch, query, bench]

@@ -1,0 +1,225 @@
+"""CLI surface commands: serve (REST + MCP + Web UI), mcp (stdio), mcp config, capture."""
+
+from __future__ import annotations
+
+import ipaddress
+import sys
+import uuid
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from gno.cli.main import (
+    AppContext,
+    emit_error,
+    emit_json,
+    json_option,
+    lock_wait_option,
+    lock_wait_seconds,
+    no_wait_option,
+    run,
+)
+
+if TYPE_CHECKING:
+    from gno.models import CaptureResult
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option("-p", "--port", default=3000, show_default=True, type=int, help="Port to bind.")
+@click.option(
+    "--token-file",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="Bearer token file (required off loopback).",
+)
+@click.option(
+    "--allowed-origin", "allowed_origins", multiple=True, help="Extra origin allowed to make writes."
+)
+@click.option(
+    "--enable-write", is_flag=True, help="Enable the MCP write tools at /mcp (or GNO_MCP_ENABLE_WRITE=1)."
+)
+@click.pass_context
+def serve(
+    ctx: click.Context,
+    host: str,
+    port: int,
+    token_file: str | None,
+    allowed_origins: tuple[str, ...],
+    enable_write: bool,
+) -> None:
+    """Serve the REST API (/api), MCP over Streamable HTTP (/mcp) and the Web UI (/)."""
+    from gno.errors import ValidationError
+
+    token = None
+    try:
+        if token_file:
+            token = Path(token_file).read_text(encoding="utf-8").strip()
+            if not token:
+                raise ValidationError(f"token file {token_file} is empty")
+        if not _is_loopback(host) and not token:
+            raise ValidationError(f"binding to {host} (not loopback) requires --token-file")
+    except (OSError, ValidationError) as exc:
+        err = exc if isinstance(exc, ValidationError) else ValidationError(f"cannot read token file: {exc}")
+        emit_error(err, False)
+        ctx.exit(err.exit_code)
+    import uvicorn
+
+    from gno.http.app import create_app
+
+    app_ctx: AppContext = ctx.obj
+    engine = app_ctx.engine()
+    app = create_app(
+        engine,
+        host=host,
+        token=token,
+        allowed_origins=allowed_origins,
+        enable_write=enable_write or engine.settings.flag("GNO_MCP_ENABLE_WRITE"),
+    )
+    click.echo(f"gno serving http://{host}:{port}/  (API /api, MCP /mcp, OpenAPI /openapi.json)", err=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+@click.group(invoke_without_command=True)
+@click.option("--enable-write", is_flag=True, help="Enable the write tools (or GNO_MCP_ENABLE_WRITE=1).")
+@click.pass_context
+def mcp(ctx: click.Context, enable_write: bool) -> None:
+    """Run the MCP server over stdio (read tools; writes with --enable-write)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from gno.mcp.server import build_mcp
+
+    app_ctx: AppContext = ctx.obj
+    app_ctx.inherit_parent_env = True
+    engine = app_ctx.engine()
+    srv = build_mcp(
+        engine,
+        enable_write=enable_write or engine.settings.flag("GNO_MCP_ENABLE_WRITE"),
+        instance_id=f"stdio:{uuid.uuid4().hex[:12]}",
+    )
+    srv.run("stdio")
+
+
+@mcp.command("config")
+@click.option(
+    "--target",
+    type=click.Choice(["claude-desktop", "claude-code", "cursor"]),
+    default="claude-desktop",
+    show_default=True,
+)
+@click.option("--enable-write", is_flag=True, help="Configure the server with write tools.")
+@click.option(
+    "--write", "install", is_flag=True, help="Install into the client's config file (backup first)."
+)
+@json_option
+@click.pass_context
+def mcp_config(ctx: click.Context, target: str, enable_write: bool, install: bool, as_json: bool) -> None:
+    """Print (or with --write install) the MCP client configuration for gno."""
+    from gno.mcp.client_config import client_config
+
+    run(
+        ctx,
+        as_json,
+        lambda e: client_config(e.settings, target, enable_write=enable_write, install=install),
+        lambda r: click.echo(r.snippet if not install else f"Installed into {r.path}"),
+    )
+
+
+@click.command()
+@click.argument("content", nargs=-1)
+@click.option("--stdin", "from_stdin", is_flag=True, help="Read the content from standard input.")
+@click.option(
+    "--file", "from_file", type=click.Path(exists=True, dir_okay=False), help="Read the content from a file."
+)
+@click.option("-c", "--collection", default=None, help="Collection to capture into.")
+@click.option("--title", default=None, help="Note title (also names the file).")
+@click.option("--path", default=None, help="Exact path inside the collection.")
+@click.option("--folder", default=None, help="Folder inside the collection (default inbox/<date>).")
+@click.option("--tags", default=None, help="Comma-separated tags.")
+@click.option(
+    "--source-kind",
+    type=click.Choice(["direct", "web", "email", "meeting", "chat", "file", "api", "unknown"]),
+    default="direct",
+    show_default=True,
+)
+@click.option("--source-url", default=None)
+@click.option("--source-title", default=None)
+@click.option("--source-author", default=None)
+@click.option("--source-date", default=None)
+@click.option(
+    "--collision-policy",
+    type=click.Choice(["error", "open_existing", "create_with_suffix"]),
+    default="error",
+    show_default=True,
+)
+@lock_wait_option
+@no_wait_option
+@json_option
+@click.pass_context
+def capture(
+    ctx: click.Context,
+    content: tuple[str, ...],
+    from_stdin: bool,
+    from_file: str | None,
+    collection: str | None,
+    title: str | None,
+    path: str | None,
+    folder: str | None,
+    tags: str | None,
+    source_kind: str,
+    source_url: str | None,
+    source_title: str | None,
+    source_author: str | None,
+    source_date: str | None,
+    collision_policy: str,
+    lock_wait: str | None,
+    no_wait: bool,
+    as_json: bool,
+) -> None:
+    """Create a new note with provenance (a capture is creation, never an update)."""
+    from gno.models import CaptureSource
+    from gno.writes.capture import CaptureRequest
+
+    text = " ".join(content)
+    if from_stdin:
+        text = sys.stdin.read()
+    elif from_file:
+        text = Path(from_file).read_text(encoding="utf-8", errors="replace")
+    src = CaptureSource(
+        kind=source_kind, url=source_url, title=source_title, author=source_author, date=source_date
+    )
+
+    def call(e):  # type: ignore[no-untyped-def]
+        req = CaptureRequest(
+            content=text,
+            collection=collection,
+            title=title,
+            path=path,
+            folder=folder,
+            tags=[t.strip() for t in (tags or "").split(",") if t.strip()],
+            source=src,
+            collision_policy=collision_policy,
+            caller=e.settings.default_caller(),
+            lock_wait=lock_wait_seconds(lock_wait, no_wait),
+        )
+        return e.capture(req)
+
+    def render(r: CaptureResult) -> None:
+        verb = "Captured" if r.outcome == "created" else "Exists"
+        click.echo(f"{verb} {r.uri} ({r.docid})\n  {r.abs_path}")
+
+    run(ctx, as_json, call, render)
+
+
+COMMANDS = [serve, mcp, capture]
+_ = emit_json

@@ -1,0 +1,1 @@
+"""The REST surface (FastAPI): `/api/*`, MCP at `/mcp`, the Web UI at `/`."""

@@ -1,0 +1,1 @@
+"""The MCP surface (official MCP Python SDK): stdio and Streamable HTTP."""

@@ -1,0 +1,180 @@
+"""Rung 7: `query diagnose` — where did the document I expected drop out?
+
+Runs the same hybrid pipeline as `gno query` and reads its stage traces for one target:
+presence, rank and score in bm25, vector, fusion, graph and rescore, whether it survived into
+the next stage, and the drop reason (`not_in_candidate_set`, `below_cutoff`, `skipped`). A
+candidate-generation miss (never retrieved) is told apart from a ranking miss (retrieved, then
+cut), before anyone falls back to grep.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gno.errors import GnoError
+from gno.models import (
+    DiagnoseChunk,
+    DiagnoseMeta,
+    DiagnoseResult,
+    DiagnoseStage,
+    DiagnoseTarget,
+)
+from gno.refs import parse_ref
+from gno.retrieve.hybrid import HybridRetriever, QueryOptions, QueryRun, Stage
+from gno.store import documents as docs
+from gno.store import vectors as vstore
+from gno.store.fts import DocFilter, filter_sql
+
+if TYPE_CHECKING:
+    from gno.engine import Engine
+
+
+def _target(engine: Engine, ref: str, f: DocFilter) -> tuple[DiagnoseTarget, docs.DocRow | None]:
+    try:
+        r = parse_ref(ref)
+        rows = (
+            docs.docs_by_docid(engine.store, r.docid)
+            if r.docid
+            else ([x] if (x := docs.doc_by_path(engine.store, r.collection or "", r.rel_path or "")) else [])
+        )
+    except GnoError:
+        rows = []
+    if not rows:
+        return DiagnoseTarget(status="not_found", ref=ref), None
+    row = next((x for x in rows if x.active), rows[0])
+    chunks = engine.store.conn.execute(
+        "SELECT COUNT(*) FROM content_chunks WHERE mirror_hash = ?", (row.mirror_hash,)
+    ).fetchone()[0]
+    t = DiagnoseTarget(
+        status="diagnosed",
+        ref=ref,
+        docid=row.docid,
+        uri=row.uri,
+        title=row.title,
+        mirror_hash=row.mirror_hash,
+        chunk_count=int(chunks),
+    )
+    if not row.active:
+        t.status = "inactive"
+        return t, row
+    if not chunks:
+        t.status = "no_indexed_content"
+        return t, row
+    where, params = filter_sql(f)
+    if where and row.id not in set(vstore.filtered_doc_ids(engine.store, where, params)):
+        t.status = "filtered_out"
+        if f.collections and row.collection not in f.collections:
+            t.filter_reasons.append(f"collection {row.collection!r} is not in {list(f.collections)}")
+        if f.tags_any or f.tags_all:
+            t.filter_reasons.append("tag filter excludes it")
+    return t, row
+
+
+def _stage(st: Stage, doc_id: int, cutoff: int | None) -> DiagnoseStage:
+    if st.status == "skipped":
+        return DiagnoseStage(
+            name=st.name,
+            status="skipped",
+            source_count=0,
+            present=False,
+            survived=False,
+            drop_reason="skipped",
+            reason=st.reason,
+        )
+    present = doc_id in st.scores or doc_id in st.ranked
+    rank = st.ranked.index(doc_id) + 1 if doc_id in st.ranked else None
+    survived = present and (cutoff is None or (rank is not None and rank <= cutoff))
+    drop = None if survived else ("not_in_candidate_set" if not present else "below_cutoff")
+    score = st.scores.get(doc_id)
+    return DiagnoseStage(
+        name=st.name,
+        status="active",
+        source_count=len(st.ranked),
+        present=present,
+        rank=rank,
+        score=None if score is None else round(score, 6),
+        survived=survived,
+        drop_reason=drop,
+        reason=st.reason,
+    )
+
+
+def diagnose(engine: Engine, query: str, ref: str, f: DocFilter, opts: QueryOptions) -> DiagnoseResult:
+    target, row = _target(engine, ref, f)
+    run: QueryRun = HybridRetriever(engine).run(query, f, opts)
+    cand = opts.candidate_limit or (40 if opts.depth == "thorough" else 20)
+    by_name = {s.name: s for s in run.stages}
+    stages: list[DiagnoseStage] = []
+    doc_id = row.id if row is not None and target.status == "diagnosed" else -1
+    for name in ("bm25", "vector", "fusion", "graph", "rescore"):
+        st = by_name.get(name)
+        if st is None:
+            continue
+        cutoff = cand if name in ("fusion", "rescore") else None
+        stages.append(_stage(st, doc_id, cutoff))
+    final_rank = next((i for i, (d, _) in enumerate(run.final, 1) if d == doc_id), None)
+    stages.append(
+        DiagnoseStage(
+            name="final",
+            status="active",
+            source_count=len(run.final),
+            present=final_rank is not None,
+            rank=final_rank,
+            score=next((round(s, 6) for d, s in run.final if d == doc_id), None),
+            survived=final_rank is not None and final_rank <= opts.limit,
+            drop_reason=None
+            if final_rank is not None and final_rank <= opts.limit
+            else ("below_cutoff" if final_rank is not None else "not_in_candidate_set"),
+        )
+    )
+    chunk = None
+    key = run.best_chunk.get(doc_id)
+    if key is not None:
+        rows = vstore.chunk_rows(engine.store, [key])
+        if key in rows:
+            chunk = DiagnoseChunk(seq=key[1], start_line=rows[key][1], end_line=rows[key][2])
+    vec = by_name.get("vector")
+    rs = by_name.get("rescore")
+    meta = DiagnoseMeta(
+        mode="hybrid" if vec is not None and vec.status == "active" else "bm25_only",
+        vectors_used=vec is not None and vec.status == "active",
+        reranked=rs is not None and rs.status == "active",
+        total_results=len(run.final),
+        limit=opts.limit,
+        candidate_limit=cand,
+    )
+    return DiagnoseResult(
+        query=query,
+        target=target,
+        stages=stages,
+        chunk=chunk,
+        meta=meta,
+        verdict=_verdict(target, stages, opts.limit),
+    )
+
+
+def _verdict(t: DiagnoseTarget, stages: list[DiagnoseStage], limit: int) -> str:
+    if t.status == "not_found":
+        return "the target is not in the index: check the ref, the collection, then run `gno update`"
+    if t.status == "inactive":
+        return "the target's file is gone (inactive): restore it or run `gno update` after moving it"
+    if t.status == "no_indexed_content":
+        return "the target has no indexed text (empty body)"
+    if t.status == "filtered_out":
+        return "the filters exclude the target: " + "; ".join(t.filter_reasons)
+    final = stages[-1]
+    if final.survived:
+        return f"the target is returned at rank {final.rank}"
+    legs = [s for s in stages if s.name in ("bm25", "vector") and s.present]
+    if not legs:
+        skipped = [s.name for s in stages if s.name in ("bm25", "vector") and s.status == "skipped"]
+        extra = f" ({', '.join(skipped)} skipped)" if skipped else ""
+        return (
+            "candidate-generation miss: neither BM25 nor vectors retrieved the target"
+            + extra
+            + "; rephrase with its words or embed the collection"
+        )
+    return (
+        f"ranking miss: retrieved by {', '.join(s.name for s in legs)} but ranked {final.rank} "
+        f"(limit {limit}); raise -n or -C, or sharpen the query"
+    )

@@ -1,0 +1,345 @@
+"""Rung 3: hybrid query. BM25 (documents) + vectors (chunks) → RRF → graph → re-scoring → documents.
+
+Stages (reference §6, adapted to what runs offline here):
+1. bm25: document-level FTS5, any-term match ranked by BM25 (`search` stays conjunctive);
+2. vector: chunk-level cosine over the configured embedder, deduplicated to documents;
+3. fusion: weighted RRF (k = 60; bm25 2.0, vector 2.0, feedback 0.5, graph 0.8) with a top-rank
+   bonus (+0.1 for rank 1 in any list, +0.04 for ranks 2-5);
+4. graph (not `--fast`): one hop of links and backlinks from the top 5 fused documents;
+5. rescore (not `--fast`): there is no cross-encoder on PyPI, so the top candidates are
+   re-scored by the quality embedder's cosine on their best chunk, blended by position
+   (ranks 1-3: 0.75 fusion / 0.25, 4-10: 0.60 / 0.40, 11+: 0.40 / 0.60), and a strong BM25 #1
+   stays on top;
+6. `--thorough` adds pseudo-relevance feedback (terms of the top 3 documents, weight 0.5) in
+   place of the LLM query expansion of the original.
+Every stage leaves a trace: `--explain` prints them, `query diagnose` explains a missing target.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from gno.errors import GnoError
+from gno.models import SearchHit, SearchMeta, SearchResult
+from gno.retrieve.grammar import ParsedQuery, Term, compile_fts, parse_query, word_tokens
+from gno.retrieve.search import build_hits
+from gno.store import documents as docs
+from gno.store import graph as gstore
+from gno.store import vectors as vstore
+from gno.store.fts import BM25Hit, DocFilter, bm25_search, count_matches, filter_sql
+
+if TYPE_CHECKING:
+    from gno.engine import Engine
+
+RRF_K = 60
+W_BM25, W_VECTOR, W_PRF, W_GRAPH = 2.0, 2.0, 0.5, 0.8
+STRONG_TOP, STRONG_GAP = 0.84, 0.14
+GRAPH_SEEDS, GRAPH_MAX = 5, 20
+Depth = Literal["fast", "balanced", "thorough"]
+_STOP = frozenset(
+    """a an and are as at be but by for from has have how i in is it its of on or that the this to was were what
+    when where which who why will with you your do does did can could should would not no yes than then there these
+    those they them their our we us my me he she his her into about over under more most some any all""".split()
+)
+
+
+@dataclass
+class Stage:
+    name: str
+    status: Literal["active", "skipped"] = "active"
+    ranked: list[int] = field(default_factory=list)
+    scores: dict[int, float] = field(default_factory=dict)
+    reason: str | None = None
+    ms: float = 0.0
+    cutoff: int | None = None  # how many of `ranked` go on to the next stage
+
+
+@dataclass
+class QueryOptions:
+    limit: int = 10
+    candidate_limit: int | None = None
+    depth: Depth = "balanced"
+    graph: bool = True
+    min_score: float = 0.0
+    full: bool = False
+    lexical_only: bool = False
+
+
+@dataclass
+class QueryRun:
+    result: SearchResult
+    stages: list[Stage]
+    best_chunk: dict[int, tuple[str, int]]
+    final: list[tuple[int, float]]  # every ranked document before the limit (diagnose)
+
+
+def _sigmoid(raw: float) -> float:
+    return 1.0 / (1.0 + math.exp(-(abs(raw) - 4.5) / 2.8))
+
+
+class HybridRetriever:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.store = engine.store
+
+    # -- legs --------------------------------------------------------------------------------
+    def _bm25(self, pq: ParsedQuery, f: DocFilter, limit: int) -> tuple[Stage, list[BM25Hit]]:
+        t = time.perf_counter()
+        st = Stage("bm25")
+        hits: list[BM25Hit] = []
+        # any-term matching: stopwords and one-letter prefixes would match nearly everything
+        keep = tuple(t for t in pq.positives if t.phrase or any(len(w) > 1 and w not in _STOP
+                                                                 for w in word_tokens(t.text)))
+        pq = ParsedQuery(keep or pq.positives, pq.negatives)
+        try:
+            hits = bm25_search(self.store, compile_fts(pq, any_term=True), f, limit)
+        except GnoError as err:
+            st.status, st.reason = "skipped", err.message
+        st.ranked = [h.doc_id for h in hits]
+        st.scores = {h.doc_id: h.raw for h in hits}
+        st.ms = (time.perf_counter() - t) * 1000
+        return st, hits
+
+    def _vector(self, query: str, f: DocFilter, limit: int, best: dict[int, tuple[str, int]]) -> Stage:
+        t = time.perf_counter()
+        st = Stage("vector")
+        sem = self.engine.semantic
+        reason = sem.unavailable_reason()
+        if reason:
+            st.status, st.reason = "skipped", reason
+        else:
+            try:
+                for doc_id, score, key in sem.search_docs(query, f, limit):
+                    st.ranked.append(doc_id)
+                    st.scores[doc_id] = score
+                    best.setdefault(doc_id, key)
+            except GnoError as err:
+                st.status, st.reason = "skipped", err.message
+        st.ms = (time.perf_counter() - t) * 1000
+        return st
+
+    def _feedback(self, pq: ParsedQuery, f: DocFilter, top: list[int], limit: int) -> Stage:
+        """Pseudo-relevance feedback: the top documents' most distinctive words as extra terms."""
+        t = time.perf_counter()
+        st = Stage("feedback")
+        rows = docs.docs_by_ids(self.store, top[:3])
+        texts = docs.contents_of(self.store, (r.mirror_hash for r in rows.values()))
+        qwords = set(pq.words())
+        tf: Counter[str] = Counter()
+        for r in rows.values():
+            body = texts.get(r.mirror_hash, "")
+            tf.update(
+                w
+                for w in word_tokens(body)
+                if len(w) > 2 and w not in _STOP and w not in qwords and not w.isdigit()
+            )
+        total = max(
+            1, int(self.store.conn.execute("SELECT COUNT(*) FROM documents WHERE active=1").fetchone()[0])
+        )
+        scored: list[tuple[float, str]] = []
+        for w, n in tf.most_common(30):
+            try:
+                df = count_matches(self.store, compile_fts(w, prefix=False), DocFilter())
+            except GnoError:
+                continue
+            scored.append((n * math.log(1 + total / (1 + df)), w))
+        extra = [w for _, w in sorted(scored, reverse=True)[:5]]
+        if not extra:
+            st.status, st.reason = "skipped", "no feedback terms"
+        else:
+            expanded = ParsedQuery(pq.positives + tuple(Term(w, False) for w in extra), pq.negatives)
+            try:
+                hits = bm25_search(self.store, compile_fts(expanded, any_term=True), f, limit)
+                st.ranked = [h.doc_id for h in hits]
+                st.scores = {h.doc_id: h.raw for h in hits}
+                st.reason = "terms: " + ", ".join(extra)
+            except GnoError as err:
+                st.status, st.reason = "skipped", err.message
+        st.ms = (time.perf_counter() - t) * 1000
+        return st
+
+    def _graph(self, seeds: list[int], f: DocFilter) -> Stage:
+        t = time.perf_counter()
+        st = Stage("graph")
+        found: list[int] = []
+        for s in seeds[:GRAPH_SEEDS]:
+            for e in gstore.outgoing(self.store, s) + gstore.incoming(self.store, s):
+                other = e.target if e.source == s else e.source
+                if other not in found and other not in seeds[:GRAPH_SEEDS]:
+                    found.append(other)
+        if found:
+            where, params = filter_sql(
+                DocFilter(
+                    collections=f.collections,
+                    tags_any=f.tags_any,
+                    tags_all=f.tags_all,
+                    memory_scopes=f.memory_scopes,
+                    current_facts_only=f.current_facts_only,
+                    doc_ids=found,
+                )
+            )
+            allowed = set(vstore.filtered_doc_ids(self.store, where, params))
+            found = [d for d in found if d in allowed]
+        st.ranked = found[:GRAPH_MAX]
+        st.scores = dict.fromkeys(st.ranked, 1.0)
+        if not st.ranked:
+            st.reason = "no linked documents"
+        st.ms = (time.perf_counter() - t) * 1000
+        return st
+
+    def _rescore(
+        self, query: str, ranked: list[tuple[int, float]], best: dict[int, tuple[str, int]], n: int
+    ) -> tuple[Stage, list[tuple[int, float]]]:
+        t = time.perf_counter()
+        st = Stage("rescore")
+        sem = self.engine.semantic
+        reason = sem.unavailable_reason()
+        if reason:
+            st.status, st.reason = "skipped", reason
+            return st, ranked
+        idx = sem.index()
+        q = sem.embed_query(query)
+        head = ranked[:n]
+        rows = docs.docs_by_ids(self.store, [d for d, _ in head])
+        sims: dict[int, float] = {}
+        for doc_id, _ in head:
+            row = rows.get(doc_id)
+            if row is None:
+                continue
+            best_sim, best_key = -1.0, None
+            seq = 0
+            while True:
+                v = idx.vector_of((row.mirror_hash, seq))
+                if v is None:
+                    break
+                s = float(v @ q)
+                if s > best_sim:
+                    best_sim, best_key = s, (row.mirror_hash, seq)
+                seq += 1
+            if best_key is not None:
+                sims[doc_id] = best_sim
+                best.setdefault(doc_id, best_key)
+        if not sims:
+            st.status, st.reason = "skipped", "no vectors for the candidates"
+            return st, ranked
+        lo, hi = min(sims.values()), max(sims.values())
+        top_f = head[0][1] if head and head[0][1] > 0 else 1.0
+        blended: list[tuple[int, float]] = []
+        for pos, (doc_id, fscore) in enumerate(head, 1):
+            w = 0.75 if pos <= 3 else 0.60 if pos <= 10 else 0.40
+            r = (sims[doc_id] - lo) / (hi - lo) if doc_id in sims and hi > lo else 0.5
+            blended.append((doc_id, w * (fscore / top_f) + (1 - w) * r))
+        blended.sort(key=lambda x: (-x[1], x[0]))
+        tail = [(d, 0.5 * s / top_f) for d, s in ranked[n:]]
+        st.ranked = [d for d, _ in blended]
+        st.scores = dict(sims)
+        st.ms = (time.perf_counter() - t) * 1000
+        return st, blended + tail
+
+    # -- pipeline ----------------------------------------------------------------------------
+    def run(self, query: str, f: DocFilter, opts: QueryOptions) -> QueryRun:
+        t0 = time.perf_counter()
+        pq = parse_query(query)
+        cand = opts.candidate_limit or (40 if opts.depth == "thorough" else 20)
+        pool = max(cand * 2, opts.limit * 2)
+        best: dict[int, tuple[str, int]] = {}
+        bm25_st, hits = self._bm25(pq, f, pool)
+        vec_st = (
+            Stage("vector", "skipped", reason="lexical only")
+            if opts.lexical_only
+            else self._vector(query, f, pool, best)
+        )
+        stages = [bm25_st, vec_st]
+        lists: list[tuple[list[int], float]] = [(bm25_st.ranked, W_BM25), (vec_st.ranked, W_VECTOR)]
+        if opts.depth == "thorough" and bm25_st.ranked:
+            prf = self._feedback(pq, f, [d for d, _ in _rrf(lists)[:3]], pool)
+            stages.append(prf)
+            lists.append((prf.ranked, W_PRF))
+        fused = _rrf(lists)
+        if opts.depth != "fast" and opts.graph and fused:
+            g = self._graph([d for d, _ in fused], f)
+            stages.append(g)
+            lists.append((g.ranked, W_GRAPH))
+            fused = _rrf(lists)
+        else:
+            stages.append(
+                Stage("graph", "skipped", reason="--fast" if opts.depth == "fast" else "--no-graph")
+            )
+        fus = Stage("fusion", ranked=[d for d, _ in fused], scores=dict(fused), cutoff=cand)
+        stages.insert(2, fus)
+        ranked = fused
+        if opts.depth != "fast" and fused and not opts.lexical_only:
+            rs, ranked = self._rescore(query, fused, best, cand)
+            stages.append(rs)
+            if hits and len(hits) >= 1:
+                top = _sigmoid(hits[0].raw)
+                gap = top - (_sigmoid(hits[1].raw) if len(hits) > 1 else 0.0)
+                if top >= STRONG_TOP and gap >= STRONG_GAP and ranked and ranked[0][0] != hits[0].doc_id:
+                    lead = [x for x in ranked if x[0] == hits[0].doc_id]
+                    if lead:
+                        ranked = [(lead[0][0], ranked[0][1] + 1e-6)] + [
+                            x for x in ranked if x[0] != hits[0].doc_id
+                        ]
+        else:
+            stages.append(Stage("rescore", "skipped", reason="--fast"))
+        top_score = ranked[0][1] if ranked and ranked[0][1] > 0 else 1.0
+        final = [(d, max(0.0, min(1.0, s / top_score))) for d, s in ranked]
+        kept = [x for x in final if x[1] >= opts.min_score][: opts.limit]
+        sources = {
+            d: [s.name for s in stages if s.name in ("bm25", "vector", "graph", "feedback") and d in s.scores]
+            for d, _ in kept
+        }
+        t_asm = time.perf_counter()
+        results = build_hits(self.store, kept, pq.words(), full=opts.full, sources=sources)
+        self._chunk_snippets(results, kept, best, pq)
+        stages.append(Stage("assembly", ranked=[d for d, _ in kept], ms=(time.perf_counter() - t_asm) * 1000))
+        mode = "hybrid" if vec_st.status == "active" else "bm25"
+        notes = None if vec_st.status == "active" else [f"vector leg skipped: {vec_st.reason}"]
+        meta = SearchMeta(
+            total_results=len(final),
+            mode=mode,
+            elapsed_ms=round((time.perf_counter() - t0) * 1000, 3),
+            collection=f.collections[0] if len(f.collections) == 1 else None,
+            notes=notes,
+        )
+        return QueryRun(SearchResult(query=query, mode=mode, results=results, meta=meta), stages, best, final)
+
+    def _chunk_snippets(
+        self,
+        results: list[SearchHit],
+        kept: list[tuple[int, float]],
+        best: dict[int, tuple[str, int]],
+        pq: ParsedQuery,
+    ) -> None:
+        """Hits found through a chunk cite that chunk's best line window when BM25 words miss it."""
+        rows = vstore.chunk_rows(self.store, [best[d] for d, _ in kept if d in best])
+        words = pq.words()
+        for hit, (doc_id, _) in zip(results, kept, strict=False):
+            key = best.get(doc_id)
+            if key is None or key not in rows:
+                continue
+            text, start, end = rows[key]
+            if any(w in hit.snippet.lower() for w in words):
+                continue
+            lines = text.split("\n")
+            first = next((i for i, ln in enumerate(lines) if ln.strip()), 0)
+            snippet = "\n".join(lines[first : first + 3]).strip()
+            hit.snippet = snippet[:320]
+            hit.line = start + first
+            hit.snippet_range.start_line = start + first
+            hit.snippet_range.end_line = min(end, start + first + max(0, len(snippet.split("\n")) - 1))
+
+
+def _rrf(lists: list[tuple[list[int], float]]) -> list[tuple[int, float]]:
+    scores: dict[int, float] = {}
+    bonus: dict[int, float] = {}
+    for ranked, w in lists:
+        for rank, d in enumerate(ranked, 1):
+            scores[d] = scores.get(d, 0.0) + w / (RRF_K + rank)
+            b = 0.1 if rank == 1 else 0.04 if rank <= 5 else 0.0
+            bonus[d] = max(bonus.get(d, 0.0), b)
+    return sorted(((d, s + bonus[d]) for d, s in scores.items()), key=lambda x: (-x[1], x[0]))

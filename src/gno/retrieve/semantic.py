@@ -1,0 +1,251 @@
+"""The semantic side of the engine: the configured embedder, the vector index, embedding jobs.
+
+The embedder comes from `models.embed` in the config (default: MiniLM through onnxruntime; see
+`gno.embed.registry` for the measurements behind that choice). Models ship inside pip packages:
+nothing downloads; a model that cannot load leaves gno in lexical mode with the reason reported.
+Stored vectors carry the model fingerprint; if the configured model changed, vector search
+refuses with VECTORS_STALE instead of silently returning nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from gno.errors import ErrorCode, GnoError, RuntimeFailure, make_error
+from gno.models import EmbedResult, VectorStatus
+from gno.retrieve.vectors import VectorIndex
+from gno.store import vectors as vstore
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from gno.embed.base import Embedder
+    from gno.engine import Engine
+    from gno.store.fts import DocFilter
+
+EmbedProgress = Callable[[int, int], None]
+
+
+def document_text(title: str, text: str) -> str:
+    """What an embedder sees for a chunk: its text, led by the title when the text lacks it."""
+    head = text[:200].lower()
+    return text if not title or title.lower() in head else f"{title}\n{text}"
+
+
+class Semantic:
+    """Lazily loads the embedder and the vector matrix of one engine."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._embedder: Embedder | None = None
+        self._reason: str | None = None
+        self._spec: str | None = None
+        self._index: VectorIndex | None = None
+
+    # -- model -------------------------------------------------------------------------------
+    @property
+    def spec(self) -> str | None:
+        return self.engine.config.models.embed
+
+    def embedder(self) -> Embedder:
+        """The configured embedder, or VECTORS_UNAVAILABLE naming why it cannot load."""
+        spec = self.spec
+        if self._embedder is not None and spec == self._spec:
+            return self._embedder
+        from gno.embed import EmbedderUnavailable, load_embedder
+
+        try:
+            self._embedder = load_embedder(spec)
+            self._spec, self._reason = spec, None
+        except EmbedderUnavailable as exc:
+            self._reason = exc.reason
+            raise make_error(
+                ErrorCode.VECTORS_UNAVAILABLE,
+                f"no embedding model available ({exc.reason}); gno runs in lexical mode",
+                {"reason": exc.reason},
+            ) from exc
+        return self._embedder
+
+    def fingerprint(self) -> str:
+        return self.embedder().fingerprint
+
+    def unavailable_reason(self) -> str | None:
+        """None when vector search can run; else the reason (for `retrieval.mode` reports)."""
+        try:
+            fp = self.fingerprint()
+        except GnoError as err:
+            return str(err.details.get("reason") or err.message)
+        if vstore.count_embedded(self.engine.store, fp) == 0:
+            others = [f for f in vstore.fingerprints(self.engine.store) if f != fp]
+            return (
+                "vectors were built with another model; run `gno embed`"
+                if others
+                else "no vectors yet; run `gno embed`"
+            )
+        return None
+
+    def collection_embedded(self, collection: str) -> bool:
+        """True when the collection has vectors for the configured model (never loads the model)."""
+        spec_fp = (
+            self._embedder.fingerprint if self._embedder is not None and self._spec == self.spec else None
+        )
+        return vstore.collection_has_vectors(self.engine.store, collection, spec_fp)
+
+    # -- index -------------------------------------------------------------------------------
+    def index(self) -> VectorIndex:
+        fp = self.fingerprint()
+        store = self.engine.store
+        gen = vstore.generation(store)
+        if self._index is None or self._index.fingerprint != fp or self._index.generation != gen:
+            self._index = VectorIndex.load(store, fp)
+        if len(self._index) == 0:
+            others = [f for f in vstore.fingerprints(store) if f != fp]
+            if others:
+                raise make_error(
+                    ErrorCode.VECTORS_STALE,
+                    f"the stored vectors were built with {others[0].split(':')[0]}, but the configured "
+                    f"model is {fp.split(':')[0]}; run `gno embed` to re-embed",
+                    {"stored": others, "configured": fp},
+                )
+            raise make_error(
+                ErrorCode.VECTORS_UNAVAILABLE,
+                "no vectors in this index yet; run `gno embed`",
+                {"configured": fp},
+            )
+        return self._index
+
+    def embed_query(self, text: str) -> NDArray[np.float32]:
+        return self.embedder().embed_query(text)
+
+    def search_chunks(
+        self, query: str | NDArray[np.float32], f: DocFilter | None, k: int
+    ) -> list[tuple[str, int, float]]:
+        """Top chunks (mirror_hash, seq, cosine) for a query, inside the filter."""
+        from gno.store.fts import filter_sql
+
+        idx = self.index()
+        q = self.embed_query(query) if isinstance(query, str) else query
+        allowed: set[str] | None = None
+        if f is not None:
+            where, params = filter_sql(f)
+            if where:
+                allowed = vstore.filtered_mirrors(self.engine.store, where, params)
+        return idx.search(q, k, allowed)
+
+    def search_docs(
+        self, query: str | NDArray[np.float32], f: DocFilter | None, k: int
+    ) -> list[tuple[int, float, tuple[str, int]]]:
+        """Documents ranked by their best chunk: (doc_id, cosine, best chunk key)."""
+        chunks = self.search_chunks(query, f, max(k * 4, 32))
+        by_mirror = vstore.docs_for_mirrors(self.engine.store, [m for m, _, _ in chunks])
+        allowed_ids: set[int] | None = None
+        if f is not None:
+            from gno.store.fts import filter_sql
+
+            where, params = filter_sql(f)
+            if where:
+                allowed_ids = set(vstore.filtered_doc_ids(self.engine.store, where, params))
+        out: list[tuple[int, float, tuple[str, int]]] = []
+        seen: set[int] = set()
+        for m, s, score in chunks:
+            for doc_id in by_mirror.get(m, []):
+                if doc_id in seen or (allowed_ids is not None and doc_id not in allowed_ids):
+                    continue
+                seen.add(doc_id)
+                out.append((doc_id, score, (m, s)))
+        return out[:k]
+
+    # -- status & embedding jobs -------------------------------------------------------------
+    def status(self) -> VectorStatus:
+        store = self.engine.store
+        total = vstore.count_chunks(store)
+        try:
+            fp = self.fingerprint()
+        except GnoError as err:
+            return VectorStatus(
+                total_chunks=total, available=False, reason=str(err.details.get("reason", err.message))
+            )
+        done = vstore.count_embedded(store, fp)
+        stale = sum(n for f, n in vstore.fingerprints(store).items() if f != fp)
+        reason = None if done else "no vectors yet; run `gno embed`"
+        if stale and not done:
+            reason = "stored vectors belong to another model; run `gno embed`"
+        return VectorStatus(
+            model=fp,
+            embedded_chunks=done,
+            total_chunks=total,
+            stale_chunks=stale,
+            available=done > 0,
+            reason=reason,
+        )
+
+    def embed(
+        self,
+        *,
+        collections: Sequence[str] = (),
+        batch_size: int = 32,
+        force: bool = False,
+        dry_run: bool = False,
+        progress: EmbedProgress | None = None,
+        lock_wait: float | None = None,
+    ) -> EmbedResult:
+        """Embed every chunk that lacks a vector for the configured model (incremental, resumable)."""
+        if batch_size < 1 or batch_size > 1024:
+            raise make_error(ErrorCode.VALIDATION, "--batch-size must be between 1 and 1024")
+        emb = self.embedder()
+        fp = emb.fingerprint
+        store = self.engine.store
+        t0 = time.perf_counter()
+        with self.engine.lease(lock_wait):
+            if force and not dry_run:
+                with store.write() as conn:
+                    vstore.delete_vectors(conn, fp)
+            pending_total = len(vstore.pending_chunks(store, fp, 10**9, collections))
+            total = vstore.count_chunks(store)
+            if dry_run:
+                return EmbedResult(
+                    model=emb.model_id,
+                    fingerprint=fp,
+                    embedded=0,
+                    pending=pending_total,
+                    total_chunks=total,
+                    duration_ms=0.0,
+                    chunks_per_second=0.0,
+                    dry_run=True,
+                )
+            done = 0
+            while True:
+                batch = vstore.pending_chunks(store, fp, batch_size * 8, collections)
+                if not batch:
+                    break
+                for i in range(0, len(batch), batch_size):
+                    part = batch[i : i + batch_size]
+                    try:
+                        vecs = emb.embed_documents([document_text(c.title, c.text) for c in part])
+                    except Exception as exc:  # noqa: BLE001 - report, keep what is stored
+                        raise RuntimeFailure(
+                            f"embedding failed after {done} chunks: {exc}; rerun `gno embed` to resume",
+                            details={"embedded": done},
+                        ) from exc
+                    with store.write() as conn:
+                        vstore.put_vectors(
+                            conn, fp, [(c.mirror_hash, c.seq, vecs[j]) for j, c in enumerate(part)]
+                        )
+                    done += len(part)
+                    if progress:
+                        progress(done, pending_total)
+        secs = time.perf_counter() - t0
+        self._index = None
+        return EmbedResult(
+            model=emb.model_id,
+            fingerprint=fp,
+            embedded=done,
+            pending=0,
+            total_chunks=total,
+            duration_ms=round(secs * 1000, 1),
+            chunks_per_second=round(done / secs, 1) if secs else 0.0,
+            dry_run=False,
+        )

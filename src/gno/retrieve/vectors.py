@@ -1,0 +1,83 @@
+"""Vector search: exact brute force over an in-memory float32 matrix rebuilt from the BLOBs.
+
+Measured here (dependencies.md §1.3): numpy `X @ q` is exact and takes ~5-8 ms at 10k and
+~30 ms at 100k chunks on 2 cores, faster than sqlite-vec; an ANN index only pays above that.
+The matrix is cached per process and rebuilt when documents or vectors change. Vectors of one
+model only: a query never mixes spaces (a model change is reported as stale vectors).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from gno.store import vectors as vstore
+from gno.store.db import Store
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+
+@dataclass
+class VectorIndex:
+    fingerprint: str
+    dim: int
+    keys: list[tuple[str, int]]
+    matrix: NDArray[np.float32]
+    mirror_ids: NDArray[np.int32]  # row → index into `mirrors`
+    mirrors: list[str]
+    generation: tuple[int, int]
+    _mirror_pos: dict[str, int] = field(default_factory=dict)
+    _rows: dict[tuple[str, int], int] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, store: Store, fingerprint: str) -> VectorIndex:
+        gen = vstore.generation(store)
+        keys, raw, dim = vstore.load_vectors(store, fingerprint)
+        matrix = (
+            np.frombuffer(raw, dtype="<f4").reshape(len(keys), dim) if keys else np.zeros((0, 0), np.float32)
+        )
+        mirrors: list[str] = []
+        pos: dict[str, int] = {}
+        ids = np.empty(len(keys), dtype=np.int32)
+        for i, (m, _) in enumerate(keys):
+            j = pos.get(m)
+            if j is None:
+                j = pos[m] = len(mirrors)
+                mirrors.append(m)
+            ids[i] = j
+        return cls(fingerprint, dim, keys, matrix, ids, mirrors, gen, pos)
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def search(
+        self, q: NDArray[np.float32], k: int, allowed_mirrors: set[str] | None = None
+    ) -> list[tuple[str, int, float]]:
+        """Top-k chunks by cosine (vectors are unit-norm), optionally restricted to some content."""
+        if not self.keys or k <= 0:
+            return []
+        scores = self.matrix @ q.astype(np.float32)
+        if allowed_mirrors is not None:
+            allowed = np.zeros(len(self.mirrors), dtype=bool)
+            for m in allowed_mirrors:
+                j = self._mirror_pos.get(m)
+                if j is not None:
+                    allowed[j] = True
+            mask = allowed[self.mirror_ids]
+            if not mask.any():
+                return []
+            scores = np.where(mask, scores, -np.inf)
+            k = min(k, int(mask.sum()))
+        k = min(k, len(self.keys))
+        top = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [(self.keys[i][0], self.keys[i][1], float(scores[i])) for i in top if np.isfinite(scores[i])]
+
+    def vector_of(self, key: tuple[str, int]) -> NDArray[np.float32] | None:
+        if not self._rows:
+            self._rows = {k: i for i, k in enumerate(self.keys)}
+        i = self._rows.get(key)
+        return None if i is None else self.matrix[i]

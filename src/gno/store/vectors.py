@@ -1,0 +1,172 @@
+"""Typed reads and writes of chunk vectors (float32 BLOBs keyed by content, chunk and model).
+
+The BLOB table is the source of truth; in-memory matrices (and any ANN index) are rebuilt from it.
+Vectors belong to content, not to documents, so identical documents share them and a restored
+document keeps its vectors.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from gno.store.db import Store
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+
+@dataclass(frozen=True)
+class PendingChunk:
+    mirror_hash: str
+    seq: int
+    text: str
+    title: str
+
+
+_ACTIVE_CHUNKS = (
+    "FROM content_chunks c JOIN (SELECT mirror_hash, MIN(title) AS title FROM documents WHERE active = 1 "
+    "GROUP BY mirror_hash) d ON d.mirror_hash = c.mirror_hash"
+)
+
+
+def count_chunks(store: Store) -> int:
+    return int(store.conn.execute(f"SELECT COUNT(*) {_ACTIVE_CHUNKS}").fetchone()[0])
+
+
+def count_embedded(store: Store, fingerprint: str) -> int:
+    return int(
+        store.conn.execute(
+            f"SELECT COUNT(*) {_ACTIVE_CHUNKS} JOIN content_vectors v ON v.mirror_hash = c.mirror_hash "
+            "AND v.seq = c.seq AND v.fingerprint = ?",
+            (fingerprint,),
+        ).fetchone()[0]
+    )
+
+
+def fingerprints(store: Store) -> dict[str, int]:
+    rows = store.conn.execute("SELECT fingerprint, COUNT(*) FROM content_vectors GROUP BY fingerprint")
+    return {str(r[0]): int(r[1]) for r in rows}
+
+
+def pending_chunks(
+    store: Store, fingerprint: str, limit: int, collections: Sequence[str] = ()
+) -> list[PendingChunk]:
+    """Chunks of active documents that have no vector for `fingerprint` (shortest work first)."""
+    coll_sql = ""
+    params: list[object] = [fingerprint]
+    if collections:
+        coll_sql = (
+            " AND c.mirror_hash IN (SELECT mirror_hash FROM documents WHERE active = 1 AND collection IN "
+            f"({','.join('?' * len(collections))}))"
+        )
+        params += list(collections)
+    rows = store.conn.execute(
+        f"SELECT c.mirror_hash, c.seq, c.text, d.title {_ACTIVE_CHUNKS} WHERE NOT EXISTS (SELECT 1 FROM "
+        "content_vectors v WHERE v.fingerprint = ? AND v.mirror_hash = c.mirror_hash AND v.seq = c.seq)"
+        f"{coll_sql} ORDER BY c.mirror_hash, c.seq LIMIT ?",
+        (*params, limit),
+    ).fetchall()
+    return [PendingChunk(str(r[0]), int(r[1]), str(r[2]), str(r[3] or "")) for r in rows]
+
+
+def put_vectors(
+    conn: sqlite3.Connection, fingerprint: str, rows: Sequence[tuple[str, int, NDArray[np.float32]]]
+) -> None:
+    conn.executemany(
+        "INSERT OR REPLACE INTO content_vectors(mirror_hash, seq, fingerprint, dim, embedding) VALUES (?,?,?,?,?)",
+        [(m, s, fingerprint, int(v.shape[0]), v.astype("<f4").tobytes()) for m, s, v in rows],
+    )
+
+
+def delete_vectors(conn: sqlite3.Connection, fingerprint: str | None = None) -> int:
+    if fingerprint is None:
+        return int(conn.execute("DELETE FROM content_vectors").rowcount)
+    return int(conn.execute("DELETE FROM content_vectors WHERE fingerprint = ?", (fingerprint,)).rowcount)
+
+
+def load_vectors(store: Store, fingerprint: str) -> tuple[list[tuple[str, int]], bytes, int]:
+    """(keys, concatenated float32 bytes, dim) of every vector of active content for a model."""
+    rows = store.conn.execute(
+        "SELECT v.mirror_hash, v.seq, v.dim, v.embedding FROM content_vectors v WHERE v.fingerprint = ? AND "
+        "v.mirror_hash IN (SELECT mirror_hash FROM documents WHERE active = 1) ORDER BY v.mirror_hash, v.seq",
+        (fingerprint,),
+    ).fetchall()
+    dim = int(rows[0][2]) if rows else 0
+    keys = [(str(r[0]), int(r[1])) for r in rows]
+    return keys, b"".join(bytes(r[3]) for r in rows), dim
+
+
+def chunk_vectors(
+    store: Store, fingerprint: str, keys: Sequence[tuple[str, int]]
+) -> dict[tuple[str, int], bytes]:
+    out: dict[tuple[str, int], bytes] = {}
+    for m, s in keys:
+        r = store.conn.execute(
+            "SELECT embedding FROM content_vectors WHERE fingerprint = ? AND mirror_hash = ? AND seq = ?",
+            (fingerprint, m, s),
+        ).fetchone()
+        if r is not None:
+            out[(m, s)] = bytes(r[0])
+    return out
+
+
+def generation(store: Store) -> tuple[int, int]:
+    """Changes whenever documents or vectors change (cache key for in-memory matrices)."""
+    a = store.conn.execute("SELECT COALESCE(MAX(id), 0) FROM document_changes").fetchone()[0]
+    b = store.conn.execute("SELECT COUNT(*) FROM content_vectors").fetchone()[0]
+    return int(a), int(b)
+
+
+def chunk_rows(store: Store, keys: Sequence[tuple[str, int]]) -> dict[tuple[str, int], tuple[str, int, int]]:
+    """(text, start_line, end_line) for chunk keys."""
+    out: dict[tuple[str, int], tuple[str, int, int]] = {}
+    for m, s in keys:
+        r = store.conn.execute(
+            "SELECT text, start_line, end_line FROM content_chunks WHERE mirror_hash = ? AND seq = ?", (m, s)
+        ).fetchone()
+        if r is not None:
+            out[(m, s)] = (str(r[0]), int(r[1]), int(r[2]))
+    return out
+
+
+def docs_for_mirrors(store: Store, hashes: Sequence[str]) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    hs = list(dict.fromkeys(hashes))
+    for i in range(0, len(hs), 500):
+        part = hs[i : i + 500]
+        for r in store.conn.execute(
+            f"SELECT mirror_hash, id FROM documents WHERE active = 1 AND mirror_hash IN ({','.join('?' * len(part))}) "
+            "ORDER BY id",
+            part,
+        ):
+            out.setdefault(str(r[0]), []).append(int(r[1]))
+    return out
+
+
+def filtered_doc_ids(store: Store, where: str, params: Sequence[object]) -> list[int]:
+    rows = store.conn.execute(f"SELECT d.id FROM documents d WHERE d.active = 1{where}", tuple(params))
+    return [int(r[0]) for r in rows]
+
+
+def filtered_mirrors(store: Store, where: str, params: Sequence[object]) -> set[str]:
+    rows = store.conn.execute(
+        f"SELECT DISTINCT d.mirror_hash FROM documents d WHERE d.active = 1{where}", tuple(params)
+    )
+    return {str(r[0]) for r in rows}
+
+
+def collection_has_vectors(store: Store, collection: str, fingerprint: str | None) -> bool:
+    """Any vector (of `fingerprint`, or of any model when None) for an active document of a collection."""
+    sql = (
+        "SELECT 1 FROM content_vectors v JOIN documents d ON d.mirror_hash = v.mirror_hash AND d.active = 1 "
+        "WHERE d.collection = ?"
+    )
+    params: list[object] = [collection]
+    if fingerprint:
+        sql += " AND v.fingerprint = ?"
+        params.append(fingerprint)
+    return store.conn.execute(sql + " LIMIT 1", params).fetchone() is not None

@@ -1,0 +1,1 @@
+"""The Web UI served by `gno serve` at `/`."""

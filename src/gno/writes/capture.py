@@ -1,0 +1,166 @@
+"""`capture`: create a genuinely new note with provenance (never an update API).
+
+Default path `inbox/<YYYY-MM-DD>/capture-<first 12 hex of the body hash>.md` (UTC), or
+`<folder>/<slug of title>.md` when a title is given. The note is created exclusively (two
+writers can never both create it), under the write lease, and synced before returning, so the
+receipt's URI is retrievable at once. Collision policies: `error` (DUPLICATE), `open_existing`
+(return the note already there), `create_with_suffix` (`-2`, `-3`, …).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from gno.errors import ErrorCode, RuntimeFailure, ValidationError, make_error
+from gno.fsio import exclusive_create
+from gno.models import CaptureResult, CaptureSource
+from gno.store import documents as docs
+
+if TYPE_CHECKING:
+    from gno.config import CollectionConfig
+    from gno.engine import Engine
+
+SOURCE_KINDS = ("direct", "web", "email", "meeting", "chat", "file", "api", "unknown")
+COLLISION_POLICIES = ("error", "open_existing", "create_with_suffix")
+MAX_CAPTURE_BYTES = 5 * 1024 * 1024
+
+
+@dataclass
+class CaptureRequest:
+    content: Any
+    collection: str | None = None
+    title: str | None = None
+    path: str | None = None
+    folder: str | None = None
+    tags: list[str] = field(default_factory=list)
+    source: CaptureSource | None = None
+    collision_policy: str = "error"
+    caller: str | None = None
+    lock_wait: float | None = None
+
+
+def slugify(text: str) -> str:
+    s = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    s = re.sub(r"[^a-z0-9]+", "-", s).strip("-")
+    return s[:80] or "note"
+
+
+def _safe_rel(path: str) -> str:
+    p = path.strip().replace("\\", "/").strip("/")
+    parts = [x for x in p.split("/") if x not in ("", ".")]
+    if not parts or any(x == ".." or x.startswith(".") for x in parts):
+        raise ValidationError(
+            f"invalid note path {path!r}: a relative path inside the collection, no '..'",
+            details={"path": path},
+        )
+    rel = "/".join(parts)
+    return rel if rel.lower().endswith((".md", ".markdown")) else rel + ".md"
+
+
+def _pick_collection(engine: Engine, name: str | None) -> CollectionConfig:
+    if name:
+        return engine.collection(name)
+    plain = [c for c in engine.config.collections if not c.memory_managed]
+    if len(plain) == 1:
+        return plain[0]
+    raise ValidationError(
+        "name the collection to capture into with -c/--collection",
+        details={"collections": [c.name for c in engine.config.collections]},
+    )
+
+
+def _frontmatter(req: CaptureRequest, title: str | None, at: str) -> str:
+    lines = ["---"]
+    if title:
+        lines.append(f"title: {json.dumps(title, ensure_ascii=False)}")
+    if req.tags:
+        lines.append("tags: [" + ", ".join(json.dumps(t, ensure_ascii=False) for t in req.tags) + "]")
+    src = req.source or CaptureSource(kind="direct")
+    lines.append("source:")
+    for key, val in src.dump().items():
+        lines.append(f"  {key}: {json.dumps(val, ensure_ascii=False)}")
+    lines.append("captured:")
+    lines.append(f"  at: {json.dumps(at)}")
+    if req.caller:
+        lines.append(f"  by: {json.dumps(req.caller, ensure_ascii=False)}")
+    lines.append("---")
+    return "\n".join(lines) + "\n\n"
+
+
+def capture(engine: Engine, req: CaptureRequest) -> CaptureResult:
+    if not isinstance(req.content, str) or not req.content.strip():
+        raise ValidationError("capture needs content (arguments, --stdin or --file)")
+    if len(req.content.encode("utf-8")) > MAX_CAPTURE_BYTES:
+        raise ValidationError(f"capture content is over {MAX_CAPTURE_BYTES} bytes")
+    if req.collision_policy not in COLLISION_POLICIES:
+        raise ValidationError(f"collision policy must be one of {', '.join(COLLISION_POLICIES)}")
+    if req.source is not None and req.source.kind not in SOURCE_KINDS:
+        raise ValidationError(f"source kind must be one of {', '.join(SOURCE_KINDS)}")
+    coll = _pick_collection(engine, req.collection)
+    title = req.title.strip() if req.title and req.title.strip() else None
+    now = datetime.now(UTC)
+    at = now.isoformat(timespec="seconds").replace("+00:00", "Z")
+    body = req.content.strip() + "\n"
+    if req.path:
+        rel = _safe_rel(req.path)
+    else:
+        folder = _safe_rel(req.folder).removesuffix(".md") if req.folder else f"inbox/{now:%Y-%m-%d}"
+        name = slugify(title) if title else "capture-" + hashlib.sha256(body.encode()).hexdigest()[:12]
+        rel = f"{folder}/{name}.md"
+    data = (_frontmatter(req, title, at) + body).encode("utf-8")
+    with engine.lease(req.lock_wait):
+        target, outcome = rel, "created"
+        n = 1
+        while True:
+            path = coll.root / target
+            try:
+                exclusive_create(path, data)
+                break
+            except FileExistsError:
+                if req.collision_policy == "error":
+                    raise make_error(
+                        ErrorCode.DUPLICATE,
+                        f"{coll.name}/{target} already exists; choose another --path or "
+                        "--collision-policy open_existing|create_with_suffix",
+                        {"uri": f"gno://{coll.name}/{target}"},
+                    ) from None
+                if req.collision_policy == "open_existing":
+                    outcome = "opened_existing"
+                    break
+                n += 1
+                stem = rel[: -len(".md")] if rel.endswith(".md") else rel
+                target = f"{stem}-{n}.md"
+            except OSError as exc:
+                raise RuntimeFailure(f"cannot write {path}: {exc}") from exc
+        try:
+            engine.sync_paths(coll, {target})
+        except Exception as exc:  # noqa: BLE001 - the note is on disk; the index lags
+            raise RuntimeFailure(
+                f"note written to {path} but the index sync failed ({exc}); run `gno update`",
+                code=ErrorCode.CAPTURE_SYNC_FAILED,
+                details={"absPath": str(path)},
+            ) from exc
+        row = docs.doc_by_path(engine.store, coll.name, target)
+        if row is None or not row.active:
+            raise RuntimeFailure(
+                f"note written to {path} but it is not indexed; run `gno update`",
+                code=ErrorCode.CAPTURE_SYNC_FAILED,
+                details={"absPath": str(path)},
+            )
+    return CaptureResult(
+        outcome=outcome,
+        uri=row.uri,
+        docid=row.docid,
+        collection=coll.name,
+        rel_path=target,
+        abs_path=str(path),
+        title=row.title,
+        source_hash=row.source_hash,
+        sync={"status": "completed"},
+    )

@@ -1,0 +1,73 @@
+"""`edit`: replace an existing note's content, refusing lost updates.
+
+The caller presents the `sourceHash` it read; under the write lease the file's current bytes
+are hashed, and a mismatch is a CONFLICT (409) carrying the current hash, so a concurrent change
+is shown instead of overwritten. The write is atomic (temp file, fsync, rename) and re-indexed
+before the response.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING, Any
+
+from gno.errors import ErrorCode, RuntimeFailure, ValidationError, make_error
+from gno.fsio import atomic_write_bytes
+from gno.models import DocUpdateResult
+from gno.store import documents as docs
+
+if TYPE_CHECKING:
+    from gno.engine import Engine
+
+
+def update_doc(
+    engine: Engine, ref: str, content: Any, expected_source_hash: Any, lock_wait: float | None = None
+) -> DocUpdateResult:
+    if not isinstance(content, str):
+        raise ValidationError("content must be a string")
+    if not isinstance(expected_source_hash, str) or len(expected_source_hash.strip()) != 64:
+        raise ValidationError(
+            "expectedSourceHash (the sourceHash you read, 64 hex) is required",
+            details={"field": "expectedSourceHash"},
+        )
+    row = engine.resolve(ref)
+    coll = engine.collection(row.collection)
+    path = coll.root / row.rel_path
+    with engine.lease(lock_wait):
+        try:
+            current = path.read_bytes()
+        except OSError as exc:
+            raise make_error(ErrorCode.NOT_FOUND, f"{path} cannot be read: {exc}", {"uri": row.uri}) from exc
+        current_hash = hashlib.sha256(current).hexdigest()
+        if current_hash != expected_source_hash.strip().lower():
+            raise make_error(
+                ErrorCode.CONFLICT,
+                f"{row.uri} changed since it was read; reload it and apply your edit again",
+                {
+                    "uri": row.uri,
+                    "expectedSourceHash": expected_source_hash,
+                    "currentSourceHash": current_hash,
+                },
+            )
+        data = content.encode("utf-8")
+        try:
+            atomic_write_bytes(path, data)
+        except OSError as exc:
+            raise RuntimeFailure(f"cannot write {path}: {exc}") from exc
+        try:
+            engine.sync_paths(coll, {row.rel_path})
+        except Exception as exc:  # noqa: BLE001 - the file is saved; the index lags
+            raise RuntimeFailure(
+                f"saved {path} but the index sync failed ({exc}); run `gno update`",
+                details={"absPath": str(path)},
+            ) from exc
+        new = docs.doc_by_path(engine.store, coll.name, row.rel_path)
+    assert new is not None
+    return DocUpdateResult(
+        uri=new.uri,
+        docid=new.docid,
+        source_hash=new.source_hash,
+        previous_source_hash=current_hash,
+        title=new.title,
+        sync={"status": "completed"},
+    )
