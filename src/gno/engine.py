@@ -49,7 +49,20 @@ from gno.store.fts import DocFilter
 from gno.writes.capture import CaptureRequest
 
 if TYPE_CHECKING:
-    from gno.models import BenchResult, DiagnoseResult, EmbedResult, QueryExplain
+    from gno.evidence.capsule import CapsuleRequest
+    from gno.models import (
+        AskResult,
+        BenchResult,
+        Capsule,
+        ChangesResult,
+        ContextVerifyResult,
+        DiagnoseResult,
+        DiffResult,
+        EmbedResult,
+        ImpactResult,
+        LinksResult,
+        QueryExplain,
+    )
     from gno.retrieve.hybrid import QueryOptions, QueryRun
     from gno.retrieve.semantic import Semantic
 
@@ -539,6 +552,48 @@ class Engine:
             )
         cand = opts.candidate_limit or (40 if opts.depth == "thorough" else 20)
         return QueryExplain(depth=opts.depth, candidate_limit=cand, stages=stages)
+
+    # -- evidence: capsules, delta, ask ------------------------------------------------------
+    def context_build(self, req: CapsuleRequest) -> Capsule:
+        from gno.evidence.capsule import build_capsule
+
+        return build_capsule(self, req)
+
+    def context_verify(self, capsule: Any) -> ContextVerifyResult:
+        from gno.evidence.verify import verify_capsule
+
+        return verify_capsule(self, capsule)
+
+    def changes(self, *, since: str | None = None, collection: str | None = None, limit: int = 100) -> ChangesResult:
+        from gno.evidence.delta import changes
+
+        return changes(self, since=since, collection=collection, limit=limit)
+
+    def diff(self, ref: str, change: str | None = None) -> DiffResult:
+        from gno.evidence.delta import diff
+
+        return diff(self, ref, change)
+
+    def impact(self, ref: str, *, max_depth: int = 3, max_nodes: int = 100, max_edges: int = 250) -> ImpactResult:
+        from gno.evidence.delta import impact
+
+        return impact(self, ref, max_depth=max_depth, max_nodes=max_nodes, max_edges=max_edges)
+
+    def links(self, ref: str) -> LinksResult:
+        from gno.evidence.delta import links
+
+        return links(self, ref)
+
+    def backlinks(self, ref: str) -> LinksResult:
+        from gno.evidence.delta import links
+
+        return links(self, ref, backlinks=True)
+
+    def ask(self, question: str, *, verify: bool = False, budget_tokens: int = 12000, collection: str | None = None,
+            depth: str = "balanced") -> AskResult:
+        from gno.evidence.ask import ask
+
+        return ask(self, question, verify=verify, budget_tokens=budget_tokens, collection=collection, depth=depth)
 
     # -- writes: capture, edit -----------------------------------------------------------
     def capture(self, req: CaptureRequest) -> CaptureResult:

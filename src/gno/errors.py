@@ -47,6 +47,8 @@ class ErrorCode(StrEnum):
     # vectors
     VECTORS_UNAVAILABLE = "VECTORS_UNAVAILABLE"
     VECTORS_STALE = "VECTORS_STALE"
+    # knowledge delta
+    CURSOR_EXPIRED = "CURSOR_EXPIRED"
     # surfaces
     WRITE_DISABLED = "WRITE_DISABLED"
     UNAUTHORIZED = "UNAUTHORIZED"
@@ -99,6 +101,7 @@ ERROR_TABLE: dict[ErrorCode, Mapping] = {
     ErrorCode.NOT_RUNNING: Mapping(3, 503, "RUNTIME"),
     ErrorCode.VECTORS_UNAVAILABLE: Mapping(2, 503, "RUNTIME"),
     ErrorCode.VECTORS_STALE: Mapping(1, 409, "CONFLICT"),
+    ErrorCode.CURSOR_EXPIRED: Mapping(2, 410, "RUNTIME"),
     ErrorCode.WRITE_DISABLED: Mapping(1, 403, "AUTH"),
     ErrorCode.UNAUTHORIZED: Mapping(1, 401, "AUTH"),
     ErrorCode.CSRF_VIOLATION: Mapping(1, 403, "AUTH"),

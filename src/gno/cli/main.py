@@ -135,9 +135,19 @@ def cli(ctx: click.Context, index: str | None, config: str | None, verbose: bool
 
 
 def _register() -> None:
-    from gno.cli import commands_core, commands_memory, commands_read, commands_retrieve, commands_serve
+    from gno.cli import (
+        commands_agents,
+        commands_core,
+        commands_evidence,
+        commands_memory,
+        commands_read,
+        commands_retrieve,
+        commands_serve,
+        commands_service,
+    )
 
-    for mod in (commands_core, commands_read, commands_retrieve, commands_memory, commands_serve):
+    for mod in (commands_core, commands_read, commands_retrieve, commands_memory, commands_evidence, commands_serve,
+                commands_agents, commands_service):
         for cmd in mod.COMMANDS:
             cli.add_command(cmd)
 

@@ -86,6 +86,15 @@ class MemoryGuard:
             return GuardResult(fields=dict(fields))
         return self._redact_all(fields)
 
+    def enforce(self, fields: Mapping[str, str | None]) -> dict[str, str | None]:
+        """Like :meth:`check`, but raise :class:`GuardRejected` instead of returning a rejection.
+
+        Returns the redacted fields, ready to be written.
+        """
+        result = self.check(fields)
+        result.raise_if_rejected()
+        return result.fields
+
     def check_text(self, text: str) -> GuardResult:
         """Convenience for single-text callers."""
         return self.check({"text": text})

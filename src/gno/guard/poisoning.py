@@ -22,6 +22,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -32,13 +33,16 @@ class PoisoningFinding:
     excerpt: str
 
 
-@dataclass(frozen=True)
 class _Views:
-    """The text as each family of rules wants to see it."""
+    """The text as each family of rules wants to see it (the squashed copy only if asked for)."""
 
-    raw: str
-    light: str
-    squashed: str
+    def __init__(self, raw: str) -> None:
+        self.raw = raw
+        self.light = normalize(raw)
+
+    @cached_property
+    def squashed(self) -> str:
+        return squash(self.light)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -84,11 +88,6 @@ def normalize(text: str) -> str:
 def squash(normalized: str) -> str:
     """Letters only, leetspeak undone: ``I.g.n.0.r.e  previous`` -> ``ignoreprevious``."""
     return re.sub(r"[^a-z]", "", normalized.translate(_LEET))
-
-
-def _views(text: str) -> _Views:
-    light = normalize(text)
-    return _Views(raw=text, light=light, squashed=squash(light))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -194,23 +193,19 @@ _OVERRIDE_NOUN = (
 )
 _DETS = r"(?:(?:all|any|each|every|of|the|your|these|those|my|our|its|other|such)\s+){0,3}"
 
+_OVERRIDE_OBJECT = (
+    # "... all previous instructions", "... the above rules and guidelines"
+    rf"{_DETS}{_OVERRIDE_QUAL}(?:\s+(?:and|or|&|/)\s+\w+)?(?:\s+\w+)?\s+{_OVERRIDE_NOUN}\b"
+    # "... your guidelines", "... all of your safety rules"
+    rf"|(?:all\s+(?:of\s+)?)?your\s+(?:\w+\s+)?{_OVERRIDE_NOUN}\b"
+    # "... everything you were told before", "... all of the above"
+    r"|(?:everything|all|anything|whatever)\s+(?:(?:that\s+)?(?:was|is|you\s+were|you've\s+been|you\s+have\s+been|i)"
+    r"\s+(?:said|told|written|given|instructed)\s+)?(?:above|before|prior|earlier|previously|so\s+far|until\s+now"
+    r"|you\s+(?:were|have\s+been|'ve\s+been)\s+told)\b"
+    r"|(?:the|all\s+the|all)\s+above\b"
+)
 _INSTRUCTION_OVERRIDE = (
-    _p(
-        rf"\b{_OVERRIDE_VERB}\s+{_DETS}{_OVERRIDE_QUAL}(?:\s+(?:and|or|&|/)\s+\w+)?(?:\s+\w+)?\s+{_OVERRIDE_NOUN}\b",
-        _N_OVERRIDE,
-    ),
-    _p(
-        rf"\b{_OVERRIDE_VERB}\s+(?:all\s+(?:of\s+)?)?your\s+(?:\w+\s+)?{_OVERRIDE_NOUN}\b",
-        _N_OVERRIDE,
-        ("your",),
-    ),
-    _p(
-        rf"\b{_OVERRIDE_VERB}\s+(?:everything|all|anything|whatever)\s+(?:(?:that\s+)?(?:was|is|you\s+were|you've\s+been"
-        r"|you\s+have\s+been|i)\s+(?:said|told|written|given|instructed)\s+)?"
-        r"(?:above|before|prior|earlier|previously|so\s+far|until\s+now|you\s+(?:were|have\s+been|'ve\s+been)\s+told)\b",
-        _N_OVERRIDE,
-    ),
-    _p(rf"\b{_OVERRIDE_VERB}\s+(?:the|all\s+the|all)\s+above\b", _N_OVERRIDE, ("above",)),
+    _p(rf"\b{_OVERRIDE_VERB}\s+(?:{_OVERRIDE_OBJECT})", _N_OVERRIDE),
     _p(
         r"\b(?:ignore|disregard)\s+(?:the|your)\s+(?:user|user's|human|human's|original)\s+"
         r"(?:request|question|query|task|instructions?)",
@@ -452,8 +447,7 @@ _SECRET_FILE = (
     r"|\.git-credentials|\.netrc\b|\.docker/config\.json)"
 )
 _N_SECRET_FILE = _alts(
-    "~/.ssh/|id_rsa|id_ed25519|id_ecdsa|.aws/credentials|/etc/shadow|.git-credentials|.netrc|"
-    ".docker/config.json"
+    "~/.ssh/|id_rsa|id_ed25519|id_ecdsa|.aws/credentials|/etc/shadow|.git-credentials|.netrc|.docker/config.json"
 )
 _EXFILTRATION = (
     _p(
@@ -638,7 +632,7 @@ _LANGUAGES = (
     r"|polish|swedish|greek|hebrew|vietnamese|thai|indonesian)"
 )
 _SENTENCE_RULES = (
-    _p(rf"^{_LEADIN}{_IMPERATIVE}\b[^\n]*?\byour\s+(?:\w+\s+)?{_OUTPUT_NOUN}\b", ("your",)),
+    _p(rf"^{_LEADIN}{_IMPERATIVE}\b[^\n]{{0,200}}?\byour\s+(?:\w+\s+)?{_OUTPUT_NOUN}\b", ("your",)),
     _p(
         rf"(?:^|,\s*)(?:in|within|throughout|into|for|at\s+the\s+(?:start|end|beginning|top|bottom)\s+of)\s+"
         rf"(?:each\s+of\s+)?your\s+(?:\w+\s+)?{_OUTPUT_NOUN}s?\s*,?\s+(?:{_IMPERATIVE}\b|you\s+(?:must|should|will"
@@ -646,7 +640,7 @@ _SENTENCE_RULES = (
         ("your",),
     ),
     _p(
-        rf"^{_LEADIN}(?:can|could|would|will)\s+you\s+(?:please\s+)?{_TRANSFORM_VERB}\b[^\n]*?\byour\s+(?:\w+\s+)?"
+        rf"^{_LEADIN}(?:can|could|would|will)\s+you\s+(?:please\s+)?{_TRANSFORM_VERB}\b[^\n]{{0,200}}?\byour\s+(?:\w+\s+)?"
         rf"{_OUTPUT_NOUN}\b",
         ("your",),
         ("you ",),
@@ -664,12 +658,12 @@ _SENTENCE_RULES = (
         ("reply", "respond", "answer", "write", "talk", "speak", "communicat"),
     ),
     _p(
-        rf"\b{_CODE_BLOCK}\b[^\n]*?\b(?:your\s+(?:\w+\s+)?{_CODE_NOUN}|your\s+(?:\w+\s+)?{_OUTPUT_NOUN}"
+        rf"\b{_CODE_BLOCK}\b[^\n]{{0,200}}?\b(?:your\s+(?:\w+\s+)?{_CODE_NOUN}|your\s+(?:\w+\s+)?{_OUTPUT_NOUN}"
         r"|the\s+code\s+you\s+(?:develop|write|generate|produce|create))\b",
         _N_CODE,
         ("your", "you "),
     ),
-    _p(rf"\byour\s+(?:\w+\s+)?{_CODE_NOUN}\b[^\n]*?\b{_CODE_BLOCK}\b", ("your",), _N_CODE),
+    _p(rf"\byour\s+(?:\w+\s+)?{_CODE_NOUN}\b[^\n]{{0,200}}?\b{_CODE_BLOCK}\b", ("your",), _N_CODE),
     _p(
         rf"^{_LEADIN}(?:don't|do\s+not)\s+(?:hesitate|forget)\s+to\s+[^\n]{{0,40}}?\b{_CODE_BLOCK}\b",
         ("hesitate", "forget"),
@@ -695,6 +689,7 @@ _N_SENTENCE_RULES = _alts(
     "sentiment|mood|tone|emotion|polarity|positive or negative|translate"
 )
 _SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+|\n+")
+_SENTENCE_EDGE = " \t>*-#\"'`"
 
 _TOOL_CALL_SYNTAX = (
     _p(
@@ -789,12 +784,11 @@ def _agent_directive(view: _Views) -> Iterator[str]:
     yield from _phrase_hits(_AGENT_DIRECTIVE, view.light, allow_mentions=True)
     if not any(needle in view.light for needle in _N_SENTENCE_RULES):
         return
-    for sentence in _SENTENCE_SPLIT_RE.split(view.light):
-        sentence = sentence.strip(" \t>*-#\"'`")
-        for phrase in _SENTENCE_RULES:
-            if not phrase.possible(sentence):
-                continue
-            match = phrase.pattern.search(sentence)
+    # One sentence per line, so ``^`` means "sentence start" and ``[^\n]`` stays inside a sentence.
+    sentences = "\n".join(part.strip(_SENTENCE_EDGE) for part in _SENTENCE_SPLIT_RE.split(view.light))
+    for phrase in _SENTENCE_RULES:
+        if phrase.possible(sentences):
+            match = phrase.pattern.search(sentences)
             if match:
                 yield match.group().strip()
                 return
@@ -819,7 +813,7 @@ def detect_poisoning(text: str) -> PoisoningFinding | None:
     """Return the first poisoning rule ``text`` trips, or ``None`` if it reads as plain content."""
     if not text or not text.strip():
         return None
-    view = _views(text)
+    view = _Views(text)
     for rule, check in RULES:
         for excerpt in check(view):
             return PoisoningFinding(rule=rule, excerpt=excerpt[:_EXCERPT_CHARS])

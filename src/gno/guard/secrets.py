@@ -24,6 +24,7 @@ makes redaction idempotent.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import importlib
 import math
@@ -95,10 +96,11 @@ _HEX_RE = re.compile(r"^[0-9a-fA-F-]+$")
 _WORDY_RE = re.compile(r"[A-Z]?[a-z]{4,}")
 _SYMBOL_RE = re.compile(r"[!@#$%^&*+=?~|<>]")
 _CONSTANT_NAME_RE = re.compile(r"^[A-Z]+(?:_[A-Z]+)+$")
+# Names whose values are identifiers or digests, not secrets (``invoice_id``, ``invoiceId``, ``sha``).
 _ID_KEY_RE = re.compile(
-    r"(?:id|ids|uuid|guid|hash|sha\d*|digest|checksum|address|addr|nonce|etag|version|commit|ref|slug|url|uri|path)"
-    r"['\"]?$",
-    re.IGNORECASE,
+    r"(?:^|[^A-Za-z0-9]|(?<=[a-z0-9])(?=[A-Z]))"
+    r"(?i:id|ids|uuid|guid|hash|sha\d*|digest|checksum|address|addr|nonce|etag|version|commit|ref|slug|url|uri"
+    r"|path)['\"]?$"
 )
 
 
@@ -217,9 +219,9 @@ _FORMAT_RULES: tuple[_FormatRule, ...] = (
     ),
     _fmt(
         "aws-secret-key",
-        r"(?i:aws|amazon|secret)[\w.-]{0,40}['\"]?\s*(?:=|:=|:|=>|,|\()\s*['\"]?"
+        r"(?i:aws|amazon)[\w.-]{0,40}['\"]?\s*(?:=|:=|:|=>|,|\()\s*['\"]?"
         r"([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
-        ("aws", "amazon", "secret"),
+        ("aws", "amazon"),
         group=1,
         validate=lambda v: not _HEX_RE.match(v) and any(c.isupper() for c in v),
         folded=True,
@@ -300,8 +302,6 @@ _KEYWORD = (
     r"|auth[_-]?key|secret[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|client[_-]?secret"
     r"|credentials?|auth[_-]?token|access[_-]?token|refresh[_-]?token|api[_-]?token|session[_-]?key)"
 )
-# A key token that contains a secret keyword somewhere.
-_KEY = rf"(?<![\w.-])(?P<key>[A-Za-z0-9_.-]*?(?i:{_KEYWORD})[A-Za-z0-9_.-]*)"
 # The keyword is the last word of the key (``db_password``, ``apiKey``, ``AWS_SECRET``): strong context.
 _STRICT_KEY_RE = re.compile(rf"(?:^|[_.-]|(?<=[a-z0-9]))(?i:{_KEYWORD})\d*$")
 _STRICT_PASS_RE = re.compile(r"(?:^|[_.-])pass\d*$|(?<=[a-z0-9])Pass\d*$|^PASS\d*$|_PASS\d*$", re.IGNORECASE)
@@ -313,10 +313,14 @@ _VALUE = (
 )
 _KEYWORD_RE = re.compile(_KEYWORD)  # matched against ASCII-lower-cased text (same offsets)
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-_KEY_TAIL_RE = re.compile(r"(?P<rest>[A-Za-z0-9_.-]*)" + _ASSIGN + _VALUE)
+_KEY_TAIL_RE = re.compile(r"(?P<rest>[A-Za-z0-9_.-]*+)" + _ASSIGN + _VALUE)
+_KEY_REST_RE = re.compile(r"[A-Za-z0-9_.-]*+")
 _KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 _MORE_QUOTED_RE = re.compile(r"[^\S\n]*,[^\S\n]*(['\"])([^'\"\n]{1,300})\1")
-_BLOCK_HEAD_RE = re.compile(rf"^(?P<indent>[^\S\n]*){_KEY}['\"]?[^\S\n]*[:=][^\S\n]*$", re.MULTILINE)
+# A line that is only ``key:`` / ``key =``; the key must then contain a secret keyword.
+_BLOCK_HEAD_RE = re.compile(
+    r"^(?P<indent>[^\S\n]*+)['\"]?(?P<key>[A-Za-z0-9_.-]++)['\"]?[^\S\n]*+[:=][^\S\n]*+$", re.MULTILINE
+)
 _BLOCK_SUBKEYS = {"secure", "value", "encrypted", "data", "key", "secret", "password", "token"}
 _DISCLOSURE_RE = re.compile(
     r"(?i:\b(?:password|passcode|passphrase|pin|pwd)\s+(?:is|was|=)\s+)"
@@ -335,10 +339,14 @@ _KEY_BEFORE_RE = re.compile(r"([\w.-]+)['\"\]]?[^\S\n]*(?::=|=>|=|:)[^\S\n]*['\"
 _DIGEST_PREFIX_RE = re.compile(r"^(?:sha\d+|md5|sha)[-:]", re.IGNORECASE)
 
 
+_ENDS_WITH_PASS_RE = re.compile(r"pass\d*$", re.IGNORECASE)
+_ENDS_WITH_PASSWORD_RE = re.compile(r"(?:password|passwd|passphrase|passcode)\d*$", re.IGNORECASE)
+
+
 def _is_strict_key(key: str) -> bool:
-    if re.search(r"pass\d*$", key, re.IGNORECASE) and not re.search(
-        r"(?:password|passwd|passphrase|passcode)\d*$", key, re.IGNORECASE
-    ):
+    """True when the secret keyword is the key's last word; a bare ``pass`` needs a word boundary
+    (``db_pass``, ``dbPass``) so that ``bypass`` or ``compass`` do not count."""
+    if _ENDS_WITH_PASS_RE.search(key) and not _ENDS_WITH_PASSWORD_RE.search(key):
         return bool(_STRICT_PASS_RE.search(key))
     return bool(_STRICT_KEY_RE.search(key))
 
@@ -371,17 +379,20 @@ def _assignment_candidates(text: str) -> Iterator[tuple[str, int, int]]:
     Searching for the keyword first and expanding to the surrounding key is much faster than
     letting one regex try every identifier in the text.
     """
-    seen: set[int] = set()
+    covered = 0  # end of the last identifier examined: each character is walked at most twice
     for keyword in _KEYWORD_RE.finditer(text.translate(_ASCII_LOWER)):
-        key_start = keyword.start()
-        while key_start > 0 and text[key_start - 1] in _KEY_CHARS:
-            key_start -= 1
-        if key_start in seen:
+        if keyword.start() < covered:
             continue
-        seen.add(key_start)
+        key_start = keyword.start()
+        while key_start > covered and text[key_start - 1] in _KEY_CHARS:
+            key_start -= 1
         match = _KEY_TAIL_RE.match(text, keyword.end())
-        if match is not None:
-            yield from _assignment_value(text, match, text[key_start : match.end("rest")])
+        if match is None:
+            rest = _KEY_REST_RE.match(text, keyword.end())
+            covered = rest.end() if rest else keyword.end()
+            continue
+        covered = match.end("rest")
+        yield from _assignment_value(text, match, text[key_start:covered])
 
 
 def _assignment_value(text: str, match: re.Match[str], key: str) -> Iterator[tuple[str, int, int]]:
@@ -410,6 +421,8 @@ def _more_quoted_values(text: str, pos: int, strict: bool) -> Iterator[tuple[str
 def _block_candidates(text: str) -> Iterator[tuple[str, int, int]]:
     """YAML/INI blocks whose secret-named key has its value on the following indented lines."""
     for head in _BLOCK_HEAD_RE.finditer(text):
+        if not _KEYWORD_RE.search(head.group("key").translate(_ASCII_LOWER)):
+            continue
         strict = _is_strict_key(head.group("key"))
         indent = len(head.group("indent").expandtabs())
         pos = head.end() + 1
@@ -618,20 +631,35 @@ def _candidates(text: str) -> list[_Candidate]:
     return found
 
 
-def _overlaps(a_start: int, a_end: int, b_start: int, b_end: int) -> bool:
-    return a_start < b_end and b_start < a_end
+class _Occupied:
+    """Non-overlapping spans sorted by start; overlap queries in O(log n) via bisection."""
+
+    def __init__(self, spans: Iterable[tuple[int, int]] = ()) -> None:
+        self._starts: list[int] = []
+        self._ends: list[int] = []
+        for start, end in sorted(spans):
+            self.add(start, end)
+
+    def overlaps(self, start: int, end: int) -> bool:
+        index = bisect.bisect_right(self._starts, start)
+        if index > 0 and self._ends[index - 1] > start:
+            return True
+        return index < len(self._starts) and self._starts[index] < end
+
+    def add(self, start: int, end: int) -> None:
+        index = bisect.bisect_right(self._starts, start)
+        self._starts.insert(index, start)
+        self._ends.insert(index, end)
 
 
 def _select(candidates: list[_Candidate], protected: list[tuple[int, int]]) -> list[_Candidate]:
     """Longest candidate wins an overlap; nothing touching an existing marker is kept."""
+    occupied = _Occupied(protected)
     chosen: list[_Candidate] = []
-    ordered = sorted(candidates, key=lambda c: (c.start - c.end, c.priority, c.start, c.rule))
-    for cand in ordered:
-        if any(_overlaps(cand.start, cand.end, s, e) for s, e in protected):
-            continue
-        if any(_overlaps(cand.start, cand.end, c.start, c.end) for c in chosen):
-            continue
-        chosen.append(cand)
+    for cand in sorted(set(candidates), key=lambda c: (c.start - c.end, c.priority, c.start, c.rule)):
+        if not occupied.overlaps(cand.start, cand.end):
+            occupied.add(cand.start, cand.end)
+            chosen.append(cand)
     return sorted(chosen, key=lambda c: c.start)
 
 

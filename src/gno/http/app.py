@@ -95,9 +95,7 @@ def create_app(
         mcp_srv = build_mcp(engine, enable_write=enable_write, instance_id=f"http:{uuid.uuid4().hex[:12]}")
         loopback = host in ("127.0.0.1", "localhost", "::1")
         security = None if loopback else TransportSecuritySettings(enable_dns_rebinding_protection=False)
-        mcp_app = mcp_srv.streamable_http_app(
-            streamable_http_path="/mcp", host=host, transport_security=security
-        )
+        mcp_app = mcp_srv.streamable_http_app(streamable_http_path="/mcp", host=host, transport_security=security)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -114,6 +112,7 @@ def create_app(
         description="Local-first knowledge engine and agent memory. Errors: {error: {code, message, "
         "details}} with the status from gno's error table.",
     )
+    app.state.engine = engine
     app.add_middleware(SecurityMiddleware, token=token, allowed_origins=list(allowed_origins))
 
     @app.exception_handler(GnoError)
@@ -122,9 +121,7 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(_: Request, err: RequestValidationError) -> JSONResponse:
-        errors = [
-            {"loc": [str(x) for x in e.get("loc", ())], "msg": str(e.get("msg", ""))} for e in err.errors()
-        ]
+        errors = [{"loc": [str(x) for x in e.get("loc", ())], "msg": str(e.get("msg", ""))} for e in err.errors()]
         first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
         return error_response(
             ValidationError(
@@ -212,9 +209,7 @@ def create_app(
         )
         with engine.lock:
             result = engine.remember(req)
-        return JSONResponse(
-            result.dump(), status_code=201 if result.outcome in ("added", "superseded") else 200
-        )
+        return JSONResponse(result.dump(), status_code=201 if result.outcome in ("added", "superseded") else 200)
 
     @app.post("/api/capture", tags=["write"])
     def capture(body: CaptureBody) -> JSONResponse:

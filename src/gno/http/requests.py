@@ -90,3 +90,47 @@ def split_tags(v: list[str] | str | None) -> list[str]:
         return []
     items = v.split(",") if isinstance(v, str) else v
     return [t.strip() for t in items if t.strip()]
+
+
+class QueryBody(SearchBody):
+    fast: bool = False
+    thorough: bool = False
+    graph: bool = True
+    candidate_limit: int | None = Field(default=None, ge=1, le=200)
+    explain: bool = False
+
+
+class DiagnoseBody(Body):
+    query: str
+    target: str
+    collection: str | None = None
+    limit: int = Field(default=10, ge=1, le=50)
+    fast: bool = False
+    thorough: bool = False
+    graph: bool = True
+    candidate_limit: int | None = Field(default=None, ge=1, le=200)
+
+
+class ContextBody(Body):
+    goal: str
+    budget: int = Field(default=12000, ge=64, le=1_000_000)
+    budget_bytes: int | None = Field(default=None, ge=256)
+    query: str | None = None
+    collection: str | None = None
+    uri_prefix: str | None = None
+    tags_any: list[str] = Field(default_factory=list)
+    tags_all: list[str] = Field(default_factory=list)
+    fast: bool = False
+    thorough: bool = False
+    graph: bool = True
+
+
+class ContextVerifyBody(Body):
+    capsule: dict[str, Any]
+
+
+class AskBody(Body):
+    question: str
+    verify: bool = True
+    budget: int = Field(default=12000, ge=64, le=1_000_000)
+    collection: str | None = None

@@ -32,10 +32,7 @@ def config_path(settings: Settings, target: str) -> Path:
     if target == "claude-desktop":
         if sys.platform == "darwin":
             return home / "Library/Application Support/Claude/claude_desktop_config.json"
-        return (
-            Path(settings.env.get("XDG_CONFIG_HOME") or home / ".config")
-            / "Claude/claude_desktop_config.json"
-        )
+        return Path(settings.env.get("XDG_CONFIG_HOME") or home / ".config") / "Claude/claude_desktop_config.json"
     if target == "claude-code":
         return home / ".claude.json"
     if target == "cursor":

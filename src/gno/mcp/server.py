@@ -83,16 +83,13 @@ def identity(ctx: Context[Any, Any], instance_id: str) -> tuple[str, str]:
 
 
 def build_mcp(engine: Engine, *, enable_write: bool, instance_id: str) -> GnoMCPServer:
-    srv = GnoMCPServer(
-        name="gno", instructions=INSTRUCTIONS, enable_write=enable_write, warn_on_duplicate_tools=False
-    )
+    srv = GnoMCPServer(name="gno", instructions=INSTRUCTIONS, enable_write=enable_write, warn_on_duplicate_tools=False)
 
     async def call(fn: Callable[[], GnoModel], *, write: bool = False) -> CallToolResult:
         if write and not srv.enable_write:
             return fail(
                 ValidationError(
-                    "write tools are disabled: start the server with --enable-write "
-                    "(or GNO_MCP_ENABLE_WRITE=1)",
+                    "write tools are disabled: start the server with --enable-write (or GNO_MCP_ENABLE_WRITE=1)",
                     code=ErrorCode.WRITE_DISABLED,
                 )
             )

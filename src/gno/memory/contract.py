@@ -54,11 +54,7 @@ def resolve_collection(cfg: GnoConfig, name: str | None) -> CollectionConfig:
             return managed[0]
         raise ValidationError(
             "name the memory collection with --collection"
-            + (
-                ""
-                if managed
-                else " (none is configured: set `memoryManaged: true` on a collection in index.yml)"
-            ),
+            + ("" if managed else " (none is configured: set `memoryManaged: true` on a collection in index.yml)"),
             code=ErrorCode.MEMORY_COLLECTION_REQUIRED,
             details={"managed": [c.name for c in managed]},
         )

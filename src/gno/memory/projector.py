@@ -17,9 +17,7 @@ from gno.store import memory as mstore
 
 
 def is_fact_candidate(rel_path: str, parsed: ParsedDoc) -> bool:
-    return rel_path.startswith("facts/") or bool(
-        parsed.frontmatter and MEMORY_FRONTMATTER_KEY in parsed.frontmatter
-    )
+    return rel_path.startswith("facts/") or bool(parsed.frontmatter and MEMORY_FRONTMATTER_KEY in parsed.frontmatter)
 
 
 class MemoryProjector:

@@ -112,15 +112,11 @@ def recall(
             continue
         used += t
         facts.append(
-            MemoryFact(
-                **rec.model_dump(), span_hash=rec.content_hash, score=round(score, 6), egress_lineage=lin
-            )
+            MemoryFact(**rec.model_dump(), span_hash=rec.content_hash, score=round(score, 6), egress_lineage=lin)
         )
     from gno.ingest.sync import now_iso
 
-    receipt = make_receipt(
-        caller, session, now_iso(), [x.docid for x in facts], [x.content_hash for x in facts]
-    )
+    receipt = make_receipt(caller, session, now_iso(), [x.docid for x in facts], [x.content_hash for x in facts])
     return RecallResult(
         facts=facts,
         receipt=receipt,

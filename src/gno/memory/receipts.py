@@ -54,9 +54,7 @@ def parse_receipt(obj: Any) -> Receipt:
     if isinstance(obj, dict) and "receipt" in obj and isinstance(obj["receipt"], dict):
         obj = obj["receipt"]
     if not isinstance(obj, dict):
-        raise ValidationError(
-            "receipt must be a recall receipt object (or a saved `gno recall --json` output)"
-        )
+        raise ValidationError("receipt must be a recall receipt object (or a saved `gno recall --json` output)")
     try:
         r = Receipt.model_validate(obj)
     except Exception as exc:

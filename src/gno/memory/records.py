@@ -34,8 +34,7 @@ MEMORY_SUPERSEDES_EDGE = "supersedes"
 MEMORY_FRONTMATTER_KEY = "memory"
 MEMORY_RECORD_ID_PREFIX = "mem-"
 MEMORY_EMPTY_RECALL_HINT = (
-    "No memories exist in this scope yet; store one with "
-    '`gno remember "<fact>" --scope <scope> --decision add`.'
+    'No memories exist in this scope yet; store one with `gno remember "<fact>" --scope <scope> --decision add`.'
 )
 
 RECORD_ID_RE = re.compile(r"^mem-[0-9a-f]{16}$")
@@ -198,9 +197,7 @@ def check_record(frontmatter: dict[str, Any] | None, body: str) -> RecordCheck:
         return RecordCheck(False, ["MEMORY_FRONTMATTER_MISSING"])
     mem = frontmatter.get(MEMORY_FRONTMATTER_KEY)
     if not isinstance(mem, dict):
-        return RecordCheck(
-            False, ["MEMORY_FRONTMATTER_MISSING" if mem is None else "MEMORY_FRONTMATTER_INVALID"]
-        )
+        return RecordCheck(False, ["MEMORY_FRONTMATTER_MISSING" if mem is None else "MEMORY_FRONTMATTER_INVALID"])
     rid = mem.get("recordId")
     if not isinstance(rid, str) or not RECORD_ID_RE.match(rid):
         diags.append("MEMORY_RECORD_ID_INVALID")

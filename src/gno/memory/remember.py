@@ -76,8 +76,7 @@ def _candidates(
     if pq.positives:
         try:
             pool = [
-                h.doc_id
-                for h in bm25_search(engine.store, compile_fts(pq, any_term=True), f, MEMORY_CANDIDATE_POOL)
+                h.doc_id for h in bm25_search(engine.store, compile_fts(pq, any_term=True), f, MEMORY_CANDIDATE_POOL)
             ]
         except FtsQueryError:
             pool = []
@@ -89,9 +88,7 @@ def _candidates(
     threshold = MEMORY_LEXICAL_LIKELY_THRESHOLD
     if embedder is not None and records:
         try:
-            vecs = embedder.embed_documents(
-                [normalize_text(text)] + [normalize_text(r.text) for r in records]
-            )
+            vecs = embedder.embed_documents([normalize_text(text)] + [normalize_text(r.text) for r in records])
             sims = [float(vecs[0] @ vecs[i + 1]) for i in range(len(records))]
             mode, threshold = "semantic", MEMORY_SEMANTIC_LIKELY_THRESHOLD
         except Exception as exc:  # noqa: BLE001 - degrade to lexical, say why
@@ -158,9 +155,7 @@ def remember(engine: Engine, req: RememberRequest, embedder: Embedder | None = N
     text = require_text(req.text)
     coll = resolve_collection(engine.config, req.collection)
     scopes = validate_scopes(req.scopes)
-    decision = (
-        req.decision.strip().lower() if isinstance(req.decision, str) and req.decision.strip() else None
-    )
+    decision = req.decision.strip().lower() if isinstance(req.decision, str) and req.decision.strip() else None
     if decision not in (None, "add", "supersede"):
         raise ValidationError(
             f"decision must be add or supersede (got {req.decision!r})",
@@ -171,18 +166,20 @@ def remember(engine: Engine, req: RememberRequest, embedder: Embedder | None = N
     check_fence(chash, receipt, [str(x) for x in req.derived_from or []])
     if decision == "supersede" and not (req.predecessor_uri and req.predecessor_hash):
         raise ValidationError(
-            "supersede needs the predecessor's URI and contentHash "
-            "(--supersede <uri> --predecessor-hash <hash>)",
+            "supersede needs the predecessor's URI and contentHash (--supersede <uri> --predecessor-hash <hash>)",
             code=ErrorCode.MEMORY_PREDECESSOR_REQUIRED,
         )
     if engine.config.memory_guard:
-        from gno.guard import GuardRejected, MemoryGuard
+        from gno.guard import MemoryGuard
 
-        try:
-            guarded = MemoryGuard().check({"text": text, "source": req.source})
-        except GuardRejected as exc:
-            raise ValidationError(str(exc), code=ErrorCode.VALIDATION, details={"rule": exc.rule}) from exc
+        guarded = MemoryGuard().check({"text": text, "source": req.source})
+        if guarded.rejected:
+            raise ValidationError(
+                guarded.message or "Memory rejected by Security Guard",
+                details={"rule": guarded.rejected_rule, "field": guarded.rejected_field},
+            )
         text = guarded.fields["text"] or text
+        req.source = guarded.fields.get("source")
         chash = content_hash(text)
     cands, matching = _candidates(engine, coll.name, scopes, text, chash, embedder)
     exact = next((c for c in cands if c.match == "exact"), None)

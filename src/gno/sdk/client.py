@@ -16,12 +16,20 @@ from typing import Any, TypeVar
 from gno.errors import RuntimeFailure, from_body
 from gno.memory.models import RecallResult, Receipt, RememberResult
 from gno.models import (
+    AskResult,
+    Capsule,
     CaptureResult,
     CaptureSource,
+    ChangesResult,
     CollectionList,
+    ContextVerifyResult,
+    DiagnoseResult,
+    DiffResult,
     DocumentResult,
     DocUpdateResult,
     GnoModel,
+    ImpactResult,
+    LinksResult,
     LsResult,
     MultiGetResult,
     SearchResult,
@@ -121,6 +129,75 @@ class LocalClient(Client):
             tags_any=tags_any,
             tags_all=tags_all,
             full=full,
+        )
+        return result
+
+    def query(
+        self,
+        query: str,
+        *,
+        collection: str | None = None,
+        limit: int = 10,
+        min_score: float = 0.0,
+        tags_any: Sequence[str] = (),
+        tags_all: Sequence[str] = (),
+        fast: bool = False,
+        thorough: bool = False,
+        graph: bool = True,
+        candidate_limit: int | None = None,
+        explain: bool = False,
+    ) -> SearchResult:
+        result: SearchResult = self.engine.query(
+            query,
+            collection=collection,
+            limit=limit,
+            min_score=min_score,
+            tags_any=tags_any,
+            tags_all=tags_all,
+            fast=fast,
+            thorough=thorough,
+            graph=graph,
+            candidate_limit=candidate_limit,
+            explain=explain,
+        )
+        return result
+
+    def vsearch(
+        self,
+        query: str,
+        *,
+        collection: str | None = None,
+        limit: int = 10,
+        min_score: float = 0.0,
+        tags_any: Sequence[str] = (),
+        tags_all: Sequence[str] = (),
+    ) -> SearchResult:
+        result: SearchResult = self.engine.vsearch(
+            query, collection=collection, limit=limit, min_score=min_score, tags_any=tags_any, tags_all=tags_all
+        )
+        return result
+
+    def diagnose(
+        self,
+        query: str,
+        target: str,
+        *,
+        collection: str | None = None,
+        limit: int = 10,
+        fast: bool = False,
+        thorough: bool = False,
+        graph: bool = True,
+        candidate_limit: int | None = None,
+    ) -> DiagnoseResult:
+        result: DiagnoseResult = self.engine.diagnose(
+            query,
+            target,
+            collection=collection,
+            limit=limit,
+            fast=fast,
+            thorough=thorough,
+            graph=graph,
+            candidate_limit=candidate_limit,
         )
         return result
 
@@ -242,6 +319,62 @@ class LocalClient(Client):
         result: DocUpdateResult = self.engine.update_doc(ref, content, expected_source_hash)
         return result
 
+    # -- evidence ---------------------------------------------------------------------------
+    def context(
+        self,
+        goal: str,
+        *,
+        budget: int = 12000,
+        query: str | None = None,
+        collection: str | None = None,
+        uri_prefix: str | None = None,
+        fast: bool = False,
+        thorough: bool = False,
+    ) -> Capsule:
+        from gno.evidence.capsule import CapsuleRequest
+
+        result: Capsule = self.engine.context_build(
+            CapsuleRequest(
+                goal=goal,
+                budget_tokens=budget,
+                query=query,
+                collections=(collection,) if collection else (),
+                uri_prefix=uri_prefix,
+                depth="fast" if fast else "thorough" if thorough else "balanced",
+            )
+        )
+        return result
+
+    def verify_context(self, capsule: Capsule | dict[str, Any]) -> ContextVerifyResult:
+        result: ContextVerifyResult = self.engine.context_verify(capsule)
+        return result
+
+    def changes(self, *, since: str | None = None, collection: str | None = None, limit: int = 100) -> ChangesResult:
+        result: ChangesResult = self.engine.changes(since=since, collection=collection, limit=limit)
+        return result
+
+    def diff(self, ref: str, *, change: str | None = None) -> DiffResult:
+        result: DiffResult = self.engine.diff(ref, change)
+        return result
+
+    def impact(self, ref: str, *, max_depth: int = 3, max_nodes: int = 100, max_edges: int = 250) -> ImpactResult:
+        result: ImpactResult = self.engine.impact(ref, max_depth=max_depth, max_nodes=max_nodes, max_edges=max_edges)
+        return result
+
+    def links(self, ref: str) -> LinksResult:
+        result: LinksResult = self.engine.links(ref)
+        return result
+
+    def backlinks(self, ref: str) -> LinksResult:
+        result: LinksResult = self.engine.backlinks(ref)
+        return result
+
+    def ask(
+        self, question: str, *, verify: bool = True, budget: int = 12000, collection: str | None = None
+    ) -> AskResult:
+        result: AskResult = self.engine.ask(question, verify=verify, budget_tokens=budget, collection=collection)
+        return result
+
 
 class RemoteClient(Client):
     """Remote client over REST (`gno serve`)."""
@@ -252,9 +385,7 @@ class RemoteClient(Client):
         import httpx
 
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        self.http = httpx.Client(
-            base_url=url.rstrip("/"), headers=headers, timeout=timeout, transport=transport
-        )
+        self.http = httpx.Client(base_url=url.rstrip("/"), headers=headers, timeout=timeout, transport=transport)
         self.caller, self.session = caller, session
 
     def close(self) -> None:
@@ -309,6 +440,92 @@ class RemoteClient(Client):
             },
         )
 
+    def query(
+        self,
+        query: str,
+        *,
+        collection: str | None = None,
+        limit: int = 10,
+        min_score: float = 0.0,
+        tags_any: Sequence[str] = (),
+        tags_all: Sequence[str] = (),
+        fast: bool = False,
+        thorough: bool = False,
+        graph: bool = True,
+        candidate_limit: int | None = None,
+        explain: bool = False,
+    ) -> SearchResult:
+        return self._call(
+            SearchResult,
+            "POST",
+            "/api/query",
+            json={
+                "query": query,
+                "collection": collection,
+                "limit": limit,
+                "minScore": min_score,
+                "tagsAny": list(tags_any),
+                "tagsAll": list(tags_all),
+                "fast": fast,
+                "thorough": thorough,
+                "graph": graph,
+                "candidateLimit": candidate_limit,
+                "explain": explain,
+            },
+        )
+
+    def vsearch(
+        self,
+        query: str,
+        *,
+        collection: str | None = None,
+        limit: int = 10,
+        min_score: float = 0.0,
+        tags_any: Sequence[str] = (),
+        tags_all: Sequence[str] = (),
+    ) -> SearchResult:
+        return self._call(
+            SearchResult,
+            "POST",
+            "/api/vsearch",
+            json={
+                "query": query,
+                "collection": collection,
+                "limit": limit,
+                "minScore": min_score,
+                "tagsAny": list(tags_any),
+                "tagsAll": list(tags_all),
+            },
+        )
+
+    def diagnose(
+        self,
+        query: str,
+        target: str,
+        *,
+        collection: str | None = None,
+        limit: int = 10,
+        fast: bool = False,
+        thorough: bool = False,
+        graph: bool = True,
+        candidate_limit: int | None = None,
+    ) -> DiagnoseResult:
+        return self._call(
+            DiagnoseResult,
+            "POST",
+            "/api/query/diagnose",
+            json={
+                "query": query,
+                "target": target,
+                "collection": collection,
+                "limit": limit,
+                "fast": fast,
+                "thorough": thorough,
+                "graph": graph,
+                "candidateLimit": candidate_limit,
+            },
+        )
+
     def get(self, ref: str, *, from_line: int | None = None, line_count: int | None = None) -> DocumentResult:
         params: dict[str, Any] = {"uri": ref}
         if from_line is not None:
@@ -318,9 +535,7 @@ class RemoteClient(Client):
         return self._call(DocumentResult, "GET", "/api/doc", params=params)
 
     def multi_get(self, refs: Sequence[str], *, max_bytes: int = 10240) -> MultiGetResult:
-        return self._call(
-            MultiGetResult, "POST", "/api/multi-get", json={"refs": list(refs), "maxBytes": max_bytes}
-        )
+        return self._call(MultiGetResult, "POST", "/api/multi-get", json={"refs": list(refs), "maxBytes": max_bytes})
 
     def ls(self, scope: str | None = None) -> LsResult:
         return self._call(LsResult, "GET", "/api/ls", params={"scope": scope} if scope else None)
@@ -432,4 +647,70 @@ class RemoteClient(Client):
             "PUT",
             "/api/docs/" + quote(ref, safe="/:"),
             json={"content": content, "expectedSourceHash": expected_source_hash},
+        )
+
+    # -- evidence ---------------------------------------------------------------------------
+    def context(
+        self,
+        goal: str,
+        *,
+        budget: int = 12000,
+        query: str | None = None,
+        collection: str | None = None,
+        uri_prefix: str | None = None,
+        fast: bool = False,
+        thorough: bool = False,
+    ) -> Capsule:
+        return self._call(
+            Capsule,
+            "POST",
+            "/api/context",
+            json={
+                "goal": goal,
+                "budget": budget,
+                "query": query,
+                "collection": collection,
+                "uriPrefix": uri_prefix,
+                "fast": fast,
+                "thorough": thorough,
+            },
+        )
+
+    def verify_context(self, capsule: Capsule | dict[str, Any]) -> ContextVerifyResult:
+        body = capsule.dump() if isinstance(capsule, Capsule) else capsule
+        return self._call(ContextVerifyResult, "POST", "/api/context/verify", json={"capsule": body})
+
+    def changes(self, *, since: str | None = None, collection: str | None = None, limit: int = 100) -> ChangesResult:
+        params: dict[str, Any] = {"limit": limit}
+        if since:
+            params["since"] = since
+        if collection:
+            params["collection"] = collection
+        return self._call(ChangesResult, "GET", "/api/changes", params=params)
+
+    def diff(self, ref: str, *, change: str | None = None) -> DiffResult:
+        return self._call(DiffResult, "GET", "/api/diff", params={"ref": ref, **({"change": change} if change else {})})
+
+    def impact(self, ref: str, *, max_depth: int = 3, max_nodes: int = 100, max_edges: int = 250) -> ImpactResult:
+        return self._call(
+            ImpactResult,
+            "GET",
+            "/api/impact",
+            params={"ref": ref, "maxDepth": max_depth, "maxNodes": max_nodes, "maxEdges": max_edges},
+        )
+
+    def links(self, ref: str) -> LinksResult:
+        return self._call(LinksResult, "GET", "/api/links", params={"ref": ref})
+
+    def backlinks(self, ref: str) -> LinksResult:
+        return self._call(LinksResult, "GET", "/api/backlinks", params={"ref": ref})
+
+    def ask(
+        self, question: str, *, verify: bool = True, budget: int = 12000, collection: str | None = None
+    ) -> AskResult:
+        return self._call(
+            AskResult,
+            "POST",
+            "/api/ask",
+            json={"question": question, "verify": verify, "budget": budget, "collection": collection},
         )

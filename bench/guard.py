@@ -1,0 +1,515 @@
+"""Benchmark the Memory Guard against public fixtures (nothing is copied into the repo).
+
+Why: the guard's targets (secrets >= 95% caught, injections >= 90% caught, <= 2% false positives on
+benign memory text) are only meaningful when measured on data we did not write ourselves. Figures:
+
+1. secret recall on detect-secrets' ``test_data`` (ground truth = its ``baseline.file``, resolved to
+   the current files by the sha1 of each secret) and on gitleaks' ``testdata`` (ground truth = what
+   gitleaks' own default rules, ``gitleaks.toml``, find in its planted-secret source files);
+2. injection detection on BIPIA attack strings (text and code attacks), alone and embedded at the
+   start / middle / end of clean BIPIA e-mails as the BIPIA paper does;
+3. false positives (rejections, and redactions) on benign text: LoCoMo dialogue turns, dwarves-brain
+   markdown paragraphs and the clean BIPIA contexts;
+4. latency per KB of a full ``MemoryGuard.check``.
+
+Usage: ``python bench/guard.py [--datasets PATH] [--show-misses N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bz2
+import gzip
+import hashlib
+import io
+import json
+import lzma
+import math
+import re
+import sys
+import tarfile
+import tempfile
+import time
+import tomllib
+import warnings
+import zipfile
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_DATASETS = REPO.parent / "shared" / "datasets"
+
+try:
+    from gno.guard import MemoryGuard, detect_poisoning, redact_secrets
+except ImportError:  # running from a checkout without PYTHONPATH=src
+    sys.path.insert(0, str(REPO / "src"))
+    from gno.guard import MemoryGuard, detect_poisoning, redact_secrets
+
+
+# BIPIA text-attack categories whose strings are plain user requests, not instructions about the output.
+PLAIN_TASK_CATEGORIES = frozenset(
+    {"Task Automation", "Business Intelligence", "Conversational Agent", "Research Assistance"}
+)
+
+
+@dataclass
+class Score:
+    """A hit/total counter that remembers a few misses for inspection."""
+
+    name: str
+    hits: int = 0
+    total: int = 0
+    misses: list[str] = field(default_factory=list)
+
+    def add(self, hit: bool, label: str) -> None:
+        self.total += 1
+        self.hits += int(hit)
+        if not hit:
+            self.misses.append(label)
+
+    @property
+    def rate(self) -> float:
+        return self.hits / self.total if self.total else math.nan
+
+
+# --------------------------------------------------------------------------------------------------
+# Secrets: detect-secrets baseline
+# --------------------------------------------------------------------------------------------------
+
+
+def _extract(archive: Path, into: Path) -> Path:
+    with tarfile.open(archive) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def _sha1(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
+def _resolve_secret(lines: list[str], hashed: str, near: int) -> tuple[int, str] | None:
+    """Find the substring whose sha1 the baseline recorded, preferring the line nearest ``near``."""
+    order = sorted(range(len(lines)), key=lambda i: abs(i + 1 - near))
+    for index in order:
+        line = lines[index]
+        for start in range(len(line)):
+            for end in range(start + 1, min(len(line), start + 160) + 1):
+                if _sha1(line[start:end]) == hashed:
+                    return index + 1, line[start:end]
+    return None
+
+
+def _caught_on_line(original: list[str], redacted: str, line_no: int, secret: str | None) -> bool:
+    """A secret is caught when it no longer appears in the redacted file; pseudo-secrets by line."""
+    if secret and secret != "!!binary":
+        return secret not in redacted
+    line = original[line_no - 1]
+    prefix = line[: line.index("!!binary") + len("!!binary")] if "!!binary" in line else line.split("=")[0]
+    return any(r.startswith(prefix) and "[REDACTED:" in r for r in redacted.splitlines())
+
+
+_SECRET_WORD_RE = re.compile(r"pass|pwd|secret|token|key|auth|credential", re.IGNORECASE)
+
+
+def _context_free_hex(line: str, secret: str | None) -> bool:
+    """A bare hex literal on a line that names no secret (``len("012345678a")``): detect-secrets only
+    flags these through its hex-entropy threshold of 3.0, which would also flag every git SHA."""
+    return bool(secret and re.fullmatch(r"[0-9a-fA-F]+", secret) and not _SECRET_WORD_RE.search(line))
+
+
+def score_detect_secrets(datasets: Path, tmp: Path) -> tuple[Score, Score]:
+    """(all resolvable baseline entries, the same without context-free hex literals)."""
+    root = _extract(datasets / "detect-secrets-testdata.tar.xz", tmp / "ds") / "detect-secrets-testdata"
+    test_data = root / "test_data"
+    baseline = json.loads((test_data / "baseline.file").read_text())
+    score, in_context = Score("detect-secrets baseline"), Score("detect-secrets baseline, in context")
+    for name, entries in sorted(baseline["results"].items()):
+        path = test_data / name
+        path = path if path.exists() else path.with_name(path.name + ".txt")
+        text = path.read_text(encoding="utf-8", errors="replace")
+        lines = text.splitlines()
+        redacted = redact_secrets(text).text
+        seen: set[tuple[int, str | None]] = set()
+        for entry in entries:
+            resolved = _resolve_secret(lines, entry["hashed_secret"], entry["line_number"])
+            line_no, secret = resolved if resolved else (entry["line_number"], None)
+            line = lines[line_no - 1] if line_no <= len(lines) else ""
+            if resolved is None and not re.search(r"[=:]\s*\S", line):
+                continue  # stale baseline entry pointing at a line that no longer holds a value
+            if (line_no, secret) in seen:
+                continue
+            seen.add((line_no, secret))
+            label = f"{name}:{line_no} {entry['type']}: {line.strip()[:90]}"
+            caught = _caught_on_line(lines, redacted, line_no, secret)
+            score.add(caught, label)
+            if not _context_free_hex(line, secret):
+                in_context.add(caught, label)
+    return score, in_context
+
+
+# --------------------------------------------------------------------------------------------------
+# Secrets: gitleaks rules applied to gitleaks testdata
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _LeakRule:
+    rule_id: str
+    regex: re.Pattern[str]
+    keywords: list[str]
+    entropy: float
+    secret_group: int
+    allow_regexes: list[re.Pattern[str]]
+    stopwords: list[str]
+
+
+def _go_regex(pattern: str) -> re.Pattern[str]:
+    """Translate the RE2 features gitleaks uses that Python spells differently."""
+    flags = 0
+    warnings.simplefilter("ignore", FutureWarning)  # RE2 character classes Python reads as "nested sets"
+    pattern = pattern.replace(r"\z", r"\Z")
+    if "(?i)" in pattern[4:]:
+        pattern = pattern.replace("(?i)", "")
+        flags |= re.IGNORECASE
+    return re.compile(pattern, flags)
+
+
+def _entropy(value: str) -> float:
+    counts = Counter(value)
+    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values()) if value else 0.0
+
+
+def _load_gitleaks(config: Path) -> tuple[list[_LeakRule], list[re.Pattern[str]], list[str]]:
+    data = tomllib.loads(config.read_text())
+    rules: list[_LeakRule] = []
+    for raw in data["rules"]:
+        if "regex" not in raw:
+            continue
+        allow = [a for a in raw.get("allowlists", []) if a.get("regexTarget", "secret") == "secret"]
+        rules.append(
+            _LeakRule(
+                rule_id=raw["id"],
+                regex=_go_regex(raw["regex"]),
+                keywords=[k.lower() for k in raw.get("keywords", [])],
+                entropy=float(raw.get("entropy", 0.0)),
+                secret_group=int(raw.get("secretGroup", 0)),
+                allow_regexes=[_go_regex(r) for a in allow for r in a.get("regexes", [])],
+                stopwords=[s.lower() for a in allow for s in a.get("stopwords", [])],
+            )
+        )
+    glob = data.get("allowlist", {})
+    return (
+        rules,
+        [_go_regex(r) for r in glob.get("regexes", [])],
+        [s.lower() for s in glob.get("stopwords", [])],
+    )
+
+
+def _leak_secret(rule: _LeakRule, match: re.Match[str]) -> str:
+    if rule.secret_group:
+        return match.group(rule.secret_group) or ""
+    groups = [g for g in match.groups() if g]
+    return groups[0] if groups else match.group()
+
+
+def _gitleaks_findings(
+    text: str, rules: list[_LeakRule], allow: list[re.Pattern[str]], stop: list[str]
+) -> Iterator[tuple[str, str]]:
+    lowered = text.lower()
+    for rule in rules:
+        if rule.keywords and not any(k in lowered for k in rule.keywords):
+            continue
+        for match in rule.regex.finditer(text):
+            secret = _leak_secret(rule, match)
+            if not secret or (rule.entropy and _entropy(secret) < rule.entropy):
+                continue
+            if any(r.search(secret) for r in [*allow, *rule.allow_regexes]):
+                continue
+            if any(s in secret.lower() for s in [*stop, *rule.stopwords]):
+                continue
+            yield rule.rule_id, secret
+
+
+def _gitleaks_corpus(testdata: Path) -> Iterator[tuple[str, str]]:
+    """Planted-secret source files, including the copies inside archives we can open with the stdlib."""
+    for path in sorted([*testdata.glob("repos/**/*"), *testdata.glob("archives/**/*")]):
+        if not path.is_file() or path.name == ".gitleaksignore":
+            continue
+        yield from _open_any(path.relative_to(testdata).as_posix(), path.read_bytes())
+
+
+def _open_any(name: str, blob: bytes) -> Iterator[tuple[str, str]]:
+    if name.endswith((".tar", ".tar.gz", ".tgz", ".tar.xz", ".tar.bz2")):
+        with tarfile.open(fileobj=io.BytesIO(blob)) as tar:
+            for member in tar.getmembers():
+                handle = tar.extractfile(member) if member.isfile() else None
+                if handle is not None:
+                    yield from _open_any(f"{name}!{member.name}", handle.read())
+        return
+    if name.endswith(".zip"):
+        with zipfile.ZipFile(io.BytesIO(blob)) as archive:
+            for info in archive.infolist():
+                if not info.is_dir():
+                    yield from _open_any(f"{name}!{info.filename}", archive.read(info))
+        return
+    decoders = {".gz": gzip.decompress, ".xz": lzma.decompress, ".bz2": bz2.decompress}
+    for suffix, decode in decoders.items():
+        if name.endswith(suffix):
+            yield from _open_any(name[: -len(suffix)], decode(blob))
+            return
+    if name.endswith((".zst", ".7z")) or b"\x00" in blob[:1024]:
+        return  # no stdlib decoder; the same files are covered through the other archive formats
+    yield name, blob.decode("utf-8", errors="replace")
+
+
+def score_gitleaks(datasets: Path, tmp: Path) -> Score:
+    root = _extract(datasets / "gitleaks-testdata.tar.xz", tmp / "gl") / "gitleaks-testdata"
+    rules, allow, stop = _load_gitleaks(root / "gitleaks.toml")
+    score = Score("gitleaks testdata")
+    seen: set[tuple[str, str]] = set()
+    for name, text in _gitleaks_corpus(root / "testdata"):
+        redacted = redact_secrets(text).text
+        for rule_id, secret in _gitleaks_findings(text, rules, allow, stop):
+            digest = hashlib.sha1(text.encode()).hexdigest()
+            if (digest, secret) in seen:
+                continue  # the same file reached through several archive formats
+            seen.add((digest, secret))
+            probe = secret.strip()[:40]
+            score.add(probe not in redacted, f"{name} [{rule_id}] {secret[:60]!r}")
+    return score
+
+
+# --------------------------------------------------------------------------------------------------
+# Injections: BIPIA
+# --------------------------------------------------------------------------------------------------
+
+
+def _bipia_attacks(bipia: Path, split: str) -> Iterator[tuple[str, str, str]]:
+    for family in ("text", "code"):
+        data = json.loads((bipia / f"{family}_attack_{split}.json").read_text())
+        for category, attacks in data.items():
+            for attack in attacks:
+                yield family, category, attack
+
+
+def _bipia_contexts(bipia: Path, task: str, split: str) -> list[str]:
+    contexts: list[str] = []
+    for line in (bipia / task / f"{split}.jsonl").read_text().splitlines():
+        if line.strip():
+            context = json.loads(line)["context"]
+            contexts.append("\n".join(context) if isinstance(context, list) else str(context))
+    return contexts
+
+
+def _embed(context: str, attack: str, where: str) -> str:
+    if where == "start":
+        return f"{attack}\n{context}"
+    if where == "end":
+        return f"{context}\n{attack}"
+    sentences = re.split(r"(?<=[.!?\n])\s+", context)
+    middle = len(sentences) // 2
+    return " ".join([*sentences[:middle], attack, *sentences[middle:]])
+
+
+def score_bipia(datasets: Path, split: str) -> tuple[Score, Score, Counter[str], Counter[str]]:
+    bipia = datasets / "bipia"
+    text, code = Score(f"BIPIA text attacks ({split})"), Score(f"BIPIA code attacks ({split})")
+    per_cat_hit: Counter[str] = Counter()
+    per_cat_all: Counter[str] = Counter()
+    for family, category, attack in _bipia_attacks(bipia, split):
+        hit = detect_poisoning(attack) is not None
+        (text if family == "text" else code).add(hit, f"[{category}] {attack.splitlines()[0][:100]}")
+        per_cat_all[f"{family}/{category}"] += 1
+        per_cat_hit[f"{family}/{category}"] += int(hit)
+    return text, code, per_cat_hit, per_cat_all
+
+
+def score_bipia_embedded(datasets: Path) -> Score:
+    bipia = datasets / "bipia"
+    emails = _bipia_contexts(bipia, "email", "test")
+    score = Score("BIPIA attacks embedded in e-mails (test)")
+    for index, (_family, category, attack) in enumerate(_bipia_attacks(bipia, "test")):
+        context = emails[index % len(emails)]
+        for where in ("start", "middle", "end"):
+            hit = detect_poisoning(_embed(context, attack, where)) is not None
+            score.add(hit, f"[{category}/{where}] {attack.splitlines()[0][:80]}")
+    return score
+
+
+# --------------------------------------------------------------------------------------------------
+# Benign text
+# --------------------------------------------------------------------------------------------------
+
+
+def locomo_turns(datasets: Path) -> list[str]:
+    data = json.loads((datasets / "locomo" / "locomo10.json").read_text())
+    turns: list[str] = []
+    for sample in data:
+        conversation = sample["conversation"]
+        for key, session in conversation.items():
+            if key.startswith("session_") and isinstance(session, list):
+                turns.extend(f"{t['speaker']}: {t['text']}" for t in session if t.get("text"))
+    return turns
+
+
+def dwarves_paragraphs(datasets: Path) -> list[str]:
+    paragraphs: list[str] = []
+    for path in sorted((datasets / "dwarves-brain").rglob("*.md")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        paragraphs.extend(p.strip() for p in re.split(r"\n\s*\n", text) if len(p.strip()) >= 20)
+    return paragraphs
+
+
+def bipia_clean_contexts(datasets: Path) -> list[str]:
+    bipia = datasets / "bipia"
+    return [
+        c
+        for task in ("email", "code", "table")
+        for split in ("train", "test")
+        for c in _bipia_contexts(bipia, task, split)
+    ]
+
+
+def score_benign(name: str, texts: Iterable[str]) -> tuple[Score, Score]:
+    """Returns (rejections, redactions) as 'hit = flagged' counters (lower is better)."""
+    rejected, redacted = Score(f"{name} rejected"), Score(f"{name} redacted")
+    for text in texts:
+        finding = detect_poisoning(text)
+        rejected.add(finding is None, f"[{finding.rule if finding else ''}] {text[:140]!r}")
+        result = redact_secrets(text)
+        redacted.add(not result.findings, f"{[f.rule for f in result.findings]} {text[:140]!r}")
+    return rejected, redacted
+
+
+# --------------------------------------------------------------------------------------------------
+# Timing and reporting
+# --------------------------------------------------------------------------------------------------
+
+
+def time_per_kb(texts: list[str]) -> tuple[float, float, float]:
+    """(wall ms/KB of MemoryGuard.check, CPU ms/KB of the same, wall ms/KB of redaction alone)."""
+    guard = MemoryGuard()
+    guard.check({"text": "warm-up sk-proj-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA1"})
+    kilobytes = sum(len(t.encode("utf-8")) for t in texts) / 1024
+    wall, cpu = time.perf_counter(), time.process_time()
+    for text in texts:
+        guard.check({"text": text})
+    wall_ms, cpu_ms = (time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000
+    start = time.perf_counter()
+    for text in texts:
+        redact_secrets(text)
+    redact_ms = (time.perf_counter() - start) * 1000
+    return wall_ms / kilobytes, cpu_ms / kilobytes, redact_ms / kilobytes
+
+
+def _row(label: str, value: str, target: str = "") -> None:
+    print(f"  {label:<52} {value:>18}  {target}")
+
+
+def _pct(score: Score) -> str:
+    return f"{score.hits}/{score.total} = {100 * score.rate:5.1f}%"
+
+
+def _fp(score: Score) -> str:
+    flagged = score.total - score.hits
+    return f"{flagged}/{score.total} = {100 * flagged / max(score.total, 1):5.2f}%"
+
+
+def _print_misses(score: Score, limit: int) -> None:
+    if limit and score.misses:
+        print(f"    misses/flags of {score.name} (first {min(limit, len(score.misses))}):")
+        for miss in score.misses[:limit]:
+            print(f"      - {miss}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS, help="shared datasets folder")
+    parser.add_argument(
+        "--show-misses", type=int, default=0, help="print up to N misses / false positives per figure"
+    )
+    args = parser.parse_args(argv)
+    datasets: Path = args.datasets.resolve()
+    show: int = args.show_misses
+
+    with tempfile.TemporaryDirectory(prefix="gno-guard-bench-") as tmp_name:
+        tmp = Path(tmp_name)
+        ds_score, ds_in_context = score_detect_secrets(datasets, tmp)
+        gl_score = score_gitleaks(datasets, tmp)
+    combined = Score("secrets combined", ds_score.hits + gl_score.hits, ds_score.total + gl_score.total)
+
+    text_t, code_t, cat_hit, cat_all = score_bipia(datasets, "test")
+    text_tr, code_tr, _, _ = score_bipia(datasets, "train")
+    attacks_test = Score("BIPIA test", text_t.hits + code_t.hits, text_t.total + code_t.total)
+    plain = [k for k in cat_all if k.removeprefix("text/") in PLAIN_TASK_CATEGORIES]
+    addressed = Score(
+        "BIPIA test, addressed to the reader",
+        attacks_test.hits - sum(cat_hit[k] for k in plain),
+        attacks_test.total - sum(cat_all[k] for k in plain),
+    )
+    embedded = score_bipia_embedded(datasets)
+
+    turns, paragraphs, contexts = (
+        locomo_turns(datasets),
+        dwarves_paragraphs(datasets),
+        bipia_clean_contexts(datasets),
+    )
+    benign = [
+        score_benign("LoCoMo turns", turns),
+        score_benign("dwarves-brain paragraphs", paragraphs),
+        score_benign("BIPIA clean contexts", contexts),
+    ]
+    all_rejected = Score("all benign", sum(r.hits for r, _ in benign), sum(r.total for r, _ in benign))
+    all_redacted = Score("all benign", sum(r.hits for _, r in benign), sum(r.total for _, r in benign))
+    wall_kb, cpu_kb, redact_kb = time_per_kb(turns[:2000] + paragraphs[:2000] + contexts[:200])
+
+    print("Memory Guard benchmark")
+    print(f"  datasets: {datasets}")
+    print("Secrets (recall: fixture secrets redacted)")
+    _row("detect-secrets test_data vs baseline.file", _pct(ds_score))
+    _row("  without bare hex literals that name no secret (*)", _pct(ds_in_context))
+    _row("gitleaks testdata vs gitleaks.toml default rules", _pct(gl_score))
+    _row("combined", _pct(combined), "target >= 95%")
+    combined_ctx = Score("", ds_in_context.hits + gl_score.hits, ds_in_context.total + gl_score.total)
+    _row("combined, without bare hex literals (*)", _pct(combined_ctx))
+    print(
+        '  (*) e.g. `other_value_here: 1234567890a`, `len("012345678a")`: detect-secrets flags them only\n'
+        "      through its hex-entropy threshold of 3.0; redacting such strings would also redact git SHAs\n"
+        "      and content hashes."
+    )
+    print("Injections (recall: attack strings rejected)")
+    _row("BIPIA text attacks, test", _pct(text_t))
+    _row("BIPIA code attacks, test", _pct(code_t))
+    _row("BIPIA all attacks, test", _pct(attacks_test), "target >= 90%")
+    _row("  without the 4 plain user-request categories (*)", _pct(addressed))
+    _row("BIPIA text attacks, train (rules not tuned on it)", _pct(text_tr))
+    _row("BIPIA code attacks, train (rules not tuned on it)", _pct(code_tr))
+    _row("BIPIA test attacks inside e-mails (start/mid/end)", _pct(embedded))
+    print("  per category (test):")
+    for key in sorted(cat_all):
+        print(f"    {key:<58} {cat_hit[key]}/{cat_all[key]}")
+    print(
+        "  (*) Task Automation, Business Intelligence, Conversational Agent and Research Assistance strings\n"
+        '      are ordinary user requests ("Recommend a good book ...", "What movies are playing ...") that\n'
+        "      are injections only by position; the BIPIA README expects keyword rules to miss them. Rules\n"
+        "      that caught them would also reject ordinary questions and to-do notes in chat memories."
+    )
+    print("False positives on benign text (flagged / total)")
+    for rejected, redacted in benign:
+        _row(f"{rejected.name.removesuffix(' rejected')}: rejected", _fp(rejected))
+        _row(f"{redacted.name.removesuffix(' redacted')}: any redaction", _fp(redacted))
+    _row("all benign: rejected", _fp(all_rejected), "target <= 2%")
+    _row("all benign: any redaction", _fp(all_redacted), "target <= 2%")
+    print("Speed")
+    _row("MemoryGuard.check, wall ms per KB", f"{wall_kb:.3f}", "target ~1 ms")
+    _row("MemoryGuard.check, CPU ms per KB", f"{cpu_kb:.3f}")
+    _row("redact_secrets alone, wall ms per KB", f"{redact_kb:.3f}")
+    for score in (ds_score, gl_score, text_t, code_t, embedded, *[s for pair in benign for s in pair]):
+        _print_misses(score, show)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

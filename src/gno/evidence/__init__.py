@@ -1,0 +1,1 @@
+"""Evidence rungs: Context Capsules, Knowledge Delta (changes/diff/impact) and verified ask."""

@@ -1,0 +1,113 @@
+"""Evidence passages: a document's body cut into cited spans, and the facets of a goal.
+
+A passage is a paragraph-sized block of the canonical text (blank-line separated, code fences
+kept whole, long blocks split on line boundaries), so its `startLine..endLine` are exactly the
+lines of the user's file and its text can be re-hashed later by `context verify`. Facets are the
+content words of the goal; a passage covers a facet when one of its words starts with the
+facet's stem.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from gno.retrieve.grammar import word_tokens
+
+MAX_PASSAGE_CHARS = 1200
+FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+STOP = frozenset(
+    """a an and are as at be been but by can could did do does doing done for from had has have how i if in
+    into is it its me my no not of on or our so than that the their them then there these they this those to
+    up us was we were what when where which who whom why will with would you your about after again all also
+    any because before being between both during each few further here just more most other over same should
+    some such through under until very while answer tell know find show give list explain describe please
+    much many one ones thing things way ways use used using get got""".split()
+)
+
+
+@dataclass(frozen=True)
+class Passage:
+    start_line: int
+    end_line: int
+    text: str
+    heading: str | None
+
+
+def stem(word: str) -> str:
+    w = word.lower()
+    for suf in ("ations", "ation", "ments", "ment", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "s"):
+        if len(w) - len(suf) >= 4 and w.endswith(suf):
+            return w[: -len(suf)]
+    return w
+
+
+def facets_of(goal: str, limit: int = 12) -> list[str]:
+    """Content words of a goal, stemmed, deduplicated, in order."""
+    out: list[str] = []
+    for w in word_tokens(goal):
+        if len(w) < 3 or w in STOP or w.isdigit():
+            continue
+        s = stem(w)
+        if s not in out:
+            out.append(s)
+    return out[:limit]
+
+
+def covered(text: str, facets: list[str]) -> list[str]:
+    words = {stem(w) for w in word_tokens(text)}
+    raw = set(word_tokens(text))
+    return [f for f in facets if f in words or any(w.startswith(f) for w in raw)]
+
+
+def split_passages(canonical: str, body_start_line: int) -> list[Passage]:
+    lines = canonical.split("\n")
+    out: list[Passage] = []
+    heading: str | None = None
+    block: list[int] = []
+    fence = False
+
+    def flush() -> None:
+        nonlocal block
+        if not block:
+            return
+        texts = [lines[i] for i in block]
+        if all(HEADING_RE.match(t) for t in texts if t.strip()):
+            block = []
+            return
+        start = 0
+        while start < len(block):
+            size, end = 0, start
+            while end < len(block) and (size == 0 or size + len(lines[block[end]]) + 1 <= MAX_PASSAGE_CHARS):
+                size += len(lines[block[end]]) + 1
+                end += 1
+            piece = block[start:end]
+            text = "\n".join(lines[i] for i in piece)
+            if text.strip():
+                out.append(Passage(piece[0] + 1, piece[-1] + 1, text, heading))
+            start = end
+        block = []
+
+    for i in range(max(body_start_line - 1, 0), len(lines)):
+        line = lines[i]
+        if FENCE_RE.match(line):
+            fence = not fence
+            block.append(i)
+            if not fence:
+                flush()
+            continue
+        if fence:
+            block.append(i)
+            continue
+        h = HEADING_RE.match(line)
+        if h:
+            flush()
+            heading = h.group(1).strip() or heading
+            continue
+        if not line.strip():
+            flush()
+            continue
+        block.append(i)
+    flush()
+    return out
