@@ -46,7 +46,7 @@ EgressPolicy = Literal["local_only", "lan", "remote"]
 class CollectionConfig(BaseModel):
     """One collection: a folder of markdown, matched by pattern/include/exclude."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+    model_config = ConfigDict(populate_by_name=True, extra="forbid", defer_build=True)
 
     name: str
     path: str
@@ -94,12 +94,12 @@ class CollectionConfig(BaseModel):
 
 
 class ModelsConfig(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     embed: str | None = None
 
 
 class ChunkingConfig(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+    model_config = ConfigDict(populate_by_name=True, extra="forbid", defer_build=True)
     max_tokens: int = Field(default=800, ge=10, alias="maxTokens")
     overlap_percent: float = Field(default=0.15, ge=0.0, le=0.5, alias="overlapPercent")
 
@@ -107,7 +107,7 @@ class ChunkingConfig(BaseModel):
 class GnoConfig(BaseModel):
     """The whole `index.yml`."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(populate_by_name=True, extra="allow", defer_build=True)
 
     version: str = CONFIG_VERSION
     collections: list[CollectionConfig] = Field(default_factory=list)
@@ -235,6 +235,28 @@ def _config_error(path: Path, line: int | None, problem: str) -> ValidationError
     )
 
 
+def _line_for(text: str, loc: tuple[Any, ...]) -> int | None:
+    """1-based line of the YAML node at a validation error's location (deepest node found)."""
+    try:
+        node: Any = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return None
+    line = None
+    for part in loc:
+        if isinstance(node, yaml.MappingNode):
+            nxt = next(((k, v) for k, v in node.value if getattr(k, "value", None) == str(part)), None)
+            if nxt is None:
+                break
+            line = nxt[0].start_mark.line + 1
+            node = nxt[1]
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
+            node = node.value[part]
+            line = node.start_mark.line + 1
+        else:
+            break
+    return line
+
+
 def _item_lines(text: str) -> list[int]:
     """1-based line of each `collections:` item, so validation errors can name a line."""
     try:
@@ -282,20 +304,15 @@ def load_config(settings: Settings, *, must_exist: bool = True) -> GnoConfig:
         cfg = GnoConfig.model_validate(raw)
     except PydanticValidationError as exc:
         first = exc.errors()[0]
-        loc = first.get("loc", ())
-        line = None
-        if len(loc) >= 2 and loc[0] == "collections" and isinstance(loc[1], int):
-            lines = _item_lines(text)
-            line = lines[loc[1]] if loc[1] < len(lines) else None
+        loc = tuple(first.get("loc", ()))
+        line = _line_for(text, loc)
         field_path = ".".join(str(p) for p in loc)
         raise _config_error(path, line, f"{field_path}: {first.get('msg')}") from exc
     seen: set[str] = set()
     for i, c in enumerate(cfg.collections):
         if c.name in seen:
             lines = _item_lines(text)
-            raise _config_error(
-                path, lines[i] if i < len(lines) else None, f"duplicate collection {c.name!r}"
-            )
+            raise _config_error(path, lines[i] if i < len(lines) else None, f"duplicate collection {c.name!r}")
         seen.add(c.name)
     return cfg
 

@@ -17,9 +17,6 @@ from gno.config import CollectionConfig, GnoConfig, Settings, load_config, save_
 from gno.errors import ErrorCode, NotFoundError, ValidationError
 from gno.ingest.sync import DocumentProjector, ProgressFn, Syncer, run_sync
 from gno.lease import DEFAULT_LOCK_WAIT_S, write_lease
-from gno.memory.models import AuditResult, RecallResult, RememberResult
-from gno.memory.recall import RecallRequest
-from gno.memory.remember import RememberRequest
 from gno.models import (
     CaptureResult,
     CollectionInfo,
@@ -46,10 +43,12 @@ from gno.retrieve.search import search as bm25_search
 from gno.store import documents as docs
 from gno.store.db import Store
 from gno.store.fts import DocFilter
-from gno.writes.capture import CaptureRequest
 
 if TYPE_CHECKING:
     from gno.evidence.capsule import CapsuleRequest
+    from gno.memory.models import AuditResult, RecallResult, RememberResult
+    from gno.memory.recall import RecallRequest
+    from gno.memory.remember import RememberRequest
     from gno.models import (
         AskResult,
         BenchResult,
@@ -65,6 +64,7 @@ if TYPE_CHECKING:
     )
     from gno.retrieve.hybrid import QueryOptions, QueryRun
     from gno.retrieve.semantic import Semantic
+    from gno.writes.capture import CaptureRequest
 
 MAX_LIMIT = 1000
 
@@ -112,6 +112,7 @@ class Engine:
     @property
     def store(self) -> Store:
         if self._store is None:
+            _ = self.config  # no index without a config: NOT_INITIALIZED names `gno init`
             self._store = Store(self.settings.db_path)
         return self._store
 
@@ -121,9 +122,7 @@ class Engine:
             self._store = None
 
     def lease(self, wait_s: float | None = None, busy_code: ErrorCode = ErrorCode.LOCKED) -> Any:
-        return write_lease(
-            self.settings.lease_path, DEFAULT_LOCK_WAIT_S if wait_s is None else wait_s, busy_code
-        )
+        return write_lease(self.settings.lease_path, DEFAULT_LOCK_WAIT_S if wait_s is None else wait_s, busy_code)
 
     def collection(self, name: str) -> CollectionConfig:
         c = self.config.collection(name)
@@ -208,9 +207,7 @@ class Engine:
     def collection_list(self) -> CollectionList:
         counts = docs.collection_counts(self.store) if self.settings.db_path.exists() else {}
         return CollectionList(
-            collections=[
-                _collection_info(c, counts.get(c.name, {}).get("active", 0)) for c in self.config.collections
-            ]
+            collections=[_collection_info(c, counts.get(c.name, {}).get("active", 0)) for c in self.config.collections]
         )
 
     def collection_remove(self, name: str, *, lock_wait: float | None = None) -> CollectionRemoved:
@@ -310,6 +307,8 @@ class Engine:
         lines = text.split("\n")
         if lines and lines[-1] == "":
             lines = lines[:-1]
+        if from_line is not None and from_line < 1:
+            raise ValidationError("--from must be at least 1")
         start = from_line or parsed.line or 1
         if start < 1:
             raise ValidationError("--from must be at least 1")
@@ -363,8 +362,7 @@ class Engine:
             coll = self.collection(coll).name
         rows = docs.list_docs(self.store, coll, prefix, limit)
         entries = [
-            LsEntry(docid=r.docid, uri=r.uri, title=r.title, collection=r.collection, rel_path=r.rel_path)
-            for r in rows
+            LsEntry(docid=r.docid, uri=r.uri, title=r.title, collection=r.collection, rel_path=r.rel_path) for r in rows
         ]
         return LsResult(scope=scope, entries=entries, total=len(entries))
 
@@ -534,9 +532,7 @@ class Engine:
         stages = []
         for st in run.stages:
             top = [
-                ExplainHit(
-                    docid=rows[d].docid, uri=rows[d].uri, rank=i, score=round(st.scores.get(d, 0.0), 6)
-                )
+                ExplainHit(docid=rows[d].docid, uri=rows[d].uri, rank=i, score=round(st.scores.get(d, 0.0), 6))
                 for i, d in enumerate(st.ranked[:5], 1)
                 if d in rows
             ]
@@ -589,8 +585,15 @@ class Engine:
 
         return links(self, ref, backlinks=True)
 
-    def ask(self, question: str, *, verify: bool = False, budget_tokens: int = 12000, collection: str | None = None,
-            depth: str = "balanced") -> AskResult:
+    def ask(
+        self,
+        question: str,
+        *,
+        verify: bool = False,
+        budget_tokens: int = 12000,
+        collection: str | None = None,
+        depth: str = "balanced",
+    ) -> AskResult:
         from gno.evidence.ask import ask
 
         return ask(self, question, verify=verify, budget_tokens=budget_tokens, collection=collection, depth=depth)
@@ -647,9 +650,7 @@ class Engine:
         from gno.memory.audit import audit_memory
 
         managed = (
-            [self.collection(collection)]
-            if collection
-            else [c for c in self.config.collections if c.memory_managed]
+            [self.collection(collection)] if collection else [c for c in self.config.collections if c.memory_managed]
         )
         return audit_memory(self.store, managed, max_findings)
 

@@ -137,9 +137,7 @@ class GnoError(Exception):
 
     default_code: ErrorCode = ErrorCode.RUNTIME
 
-    def __init__(
-        self, message: str, *, code: ErrorCode | None = None, details: dict[str, Any] | None = None
-    ) -> None:
+    def __init__(self, message: str, *, code: ErrorCode | None = None, details: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code: ErrorCode = code or self.default_code
         self.message = message
@@ -202,10 +200,13 @@ def make_error(code: ErrorCode, message: str, details: dict[str, Any] | None = N
 
 def from_body(body: dict[str, Any]) -> GnoError:
     """Rebuild an error from its JSON envelope (remote SDK). Unknown codes become RUNTIME."""
-    err = body.get("error", {}) if isinstance(body, dict) else {}
+    err = body.get("error") if isinstance(body, dict) else None
+    if not isinstance(err, dict):
+        return RuntimeFailure(f"malformed error envelope: {str(err if err is not None else body)[:200]}")
     raw = str(err.get("code", "RUNTIME"))
     try:
         code = ErrorCode(raw)
     except ValueError:
         code = ErrorCode.RUNTIME
-    return make_error(code, str(err.get("message", raw)), dict(err.get("details") or {}))
+    details = err.get("details")
+    return make_error(code, str(err.get("message", raw)), details if isinstance(details, dict) else {})

@@ -13,7 +13,8 @@ from pydantic.alias_generators import to_camel
 
 
 class GnoModel(BaseModel):
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+    # defer_build: validators are built on first use, so a CLI call pays only for the models it touches
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid", defer_build=True)
 
     def dump(self) -> dict[str, Any]:
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
@@ -71,6 +72,7 @@ class SyncCollectionResult(GnoModel):
     inactivated: int
     reactivated: int
     errors: int
+    warnings: int = 0
     error_paths: list[str] = Field(default_factory=list)
 
 

@@ -117,9 +117,7 @@ def collection_list(ctx: click.Context, as_json: bool) -> None:
 @no_wait_option
 @json_option
 @click.pass_context
-def collection_remove(
-    ctx: click.Context, name: str, lock_wait: str | None, no_wait: bool, as_json: bool
-) -> None:
+def collection_remove(ctx: click.Context, name: str, lock_wait: str | None, no_wait: bool, as_json: bool) -> None:
     """Remove collection NAME from the config and its rows from the index (files are untouched)."""
 
     def render(r: CollectionRemoved) -> None:
@@ -178,9 +176,7 @@ def update(
         if prog is None:
             return e.update(collections, lock_wait=lock_wait_seconds(lock_wait, no_wait), force=force)
         with prog:
-            return e.update(
-                collections, lock_wait=lock_wait_seconds(lock_wait, no_wait), progress=cb, force=force
-            )
+            return e.update(collections, lock_wait=lock_wait_seconds(lock_wait, no_wait), progress=cb, force=force)
 
     def render(r: SyncResult) -> None:
         for c in r.collections:
@@ -189,6 +185,7 @@ def update(
                 f"{c.renamed} renamed · "
                 f"{c.inactivated} removed · {c.reactivated} restored · {c.unchanged} unchanged"
                 + (f" · {c.errors} errors (see gno status)" if c.errors else "")
+                + (f" · {c.warnings} warnings (see gno status)" if c.warnings else "")
             )
         if not r.collections:
             click.echo("No collections configured: gno collection add <folder> --name <name>")
@@ -218,8 +215,7 @@ def status(ctx: click.Context, as_json: bool) -> None:
         if r.memory:
             m = r.memory
             click.echo(
-                f"Memory: {m.facts} facts · {m.current} current · {m.superseded} superseded · "
-                f"{m.invalid} invalid"
+                f"Memory: {m.facts} facts · {m.current} current · {m.superseded} superseded · {m.invalid} invalid"
             )
             for d in m.diagnostics[:20]:
                 click.echo(f"  {d.uri}: {', '.join(d.codes)}")

@@ -37,8 +37,8 @@ def render_hits(r: SearchResult, *, files: bool, line_numbers: bool, full: bool)
         click.echo(f"{shown} of {r.meta.total_results} matches (raise -n to see more)")
 
 
-@click.command()
-@click.argument("query")
+@click.command(context_settings={"ignore_unknown_options": True})
+@click.argument("query", nargs=-1, required=True)
 @click.option("-n", "--limit", default=10, show_default=True, type=int, help="Maximum results.")
 @click.option("-c", "--collection", default=None, help="Only this collection.")
 @click.option("--min-score", default=0.0, type=float, help="Drop hits below this normalised score (0..1).")
@@ -67,15 +67,18 @@ def search(
     \b
     Examples:
       gno search "deploy staging"
+      gno search deploy staging -legacy
       gno search '"release pipeline" -legacy' -c notes --json
+    (A query that starts with -word needs `--` first: gno search -- -x y.)
     """
     ta = [t.strip() for t in (tags_any or "").split(",") if t.strip()]
     tl = [t.strip() for t in (tags_all or "").split(",") if t.strip()]
+    text = " ".join(query)
     run(
         ctx,
         as_json,
         lambda e: e.search(
-            query,
+            text,
             collection=collection,
             limit=limit,
             min_score=min_score,
@@ -117,9 +120,7 @@ def get(
 @click.option("--line-numbers", is_flag=True, help="Prefix lines with their line numbers.")
 @json_option
 @click.pass_context
-def multi_get(
-    ctx: click.Context, refs: tuple[str, ...], max_bytes: int, line_numbers: bool, as_json: bool
-) -> None:
+def multi_get(ctx: click.Context, refs: tuple[str, ...], max_bytes: int, line_numbers: bool, as_json: bool) -> None:
     """Print several documents (refs separated by spaces or commas)."""
 
     def render(r: MultiGetResult) -> None:

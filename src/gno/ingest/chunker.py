@@ -50,9 +50,7 @@ def _break_at(text: str, lo: int, hi: int) -> int:
     return hi
 
 
-def chunk_text(
-    text: str, *, line_offset: int = 0, max_tokens: int = 800, overlap_percent: float = 0.15
-) -> list[Chunk]:
+def chunk_text(text: str, *, line_offset: int = 0, max_tokens: int = 800, overlap_percent: float = 0.15) -> list[Chunk]:
     """Split `text` (a body starting at canonical line `line_offset + 1`) into chunks."""
     if not text.strip():
         return []

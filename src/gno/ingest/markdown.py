@@ -21,6 +21,7 @@ import yaml
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+SETEXT_RE = re.compile(r"^\s{0,3}(=+|-{2,})\s*$")
 ATX_RE = re.compile(r"^\s{0,3}(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 TAG_RE = re.compile(r"(?<![\w/#&;:.\-])#([A-Za-z][\w\-/.]*[\w])|(?<![\w/#&;:.\-])#([A-Za-z])(?![\w])")
 WIKI_RE = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
@@ -200,6 +201,16 @@ def _scan_body(doc: ParsedDoc, lines: list[str], start: int, seen_tags: set[str]
                 fence = None
             continue
         if fence is not None or not line.strip():
+            continue
+        if (
+            SETEXT_RE.match(line)
+            and idx > start
+            and lines[idx - 1].strip()
+            and not ATX_RE.match(lines[idx - 1])
+            and (line.lstrip().startswith("=") or not lines[idx - 1].lstrip().startswith(("-", "*", "|")))
+        ):
+            prev = lines[idx - 1].strip()
+            doc.headings.append(Heading(1 if line.lstrip().startswith("=") else 2, prev, lineno - 1))
             continue
         h = ATX_RE.match(line)
         if h:

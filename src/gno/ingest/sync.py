@@ -35,9 +35,7 @@ ProgressFn = Callable[[str, int, int], None]  # (collection, done, total)
 class DocumentProjector(Protocol):
     """Extra per-document projections (e.g. memory records) kept in step with sync."""
 
-    def project(
-        self, conn: Any, doc_id: int, coll: CollectionConfig, parsed: ParsedDoc, uri: str
-    ) -> None: ...
+    def project(self, conn: Any, doc_id: int, coll: CollectionConfig, parsed: ParsedDoc, uri: str) -> None: ...
 
     def retract(self, conn: Any, doc_id: int) -> None: ...
 
@@ -53,6 +51,7 @@ class CollectionSync:
     inactivated: int = 0
     reactivated: int = 0
     errors: int = 0
+    warnings: int = 0
     error_paths: list[str] = field(default_factory=list)
 
 
@@ -144,9 +143,7 @@ class Syncer:
             headings=[{"level": h.level, "text": h.text, "line": h.line} for h in parsed.headings],
             dates=parsed.dates,
             tags=parsed.tags,
-            links=[
-                (lk.link_type, lk.target, lk.target_norm, lk.anchor, lk.text, lk.line) for lk in parsed.links
-            ],
+            links=[(lk.link_type, lk.target, lk.target_norm, lk.anchor, lk.text, lk.line) for lk in parsed.links],
             edges=parsed.relations,
             chunks=[(c.seq, c.pos, c.text, c.start_line, c.end_line, c.token_count) for c in chunks],
             indexed_at=at,
@@ -179,9 +176,7 @@ class Syncer:
             "active": True,
         }
         delta = _delta(existing, old_links, old_edges, w) if kind in ("create", "update") else None
-        docs.record_change(
-            conn, kind, coll.name, doc_id, at, existing.snapshot() if existing else None, current, delta
-        )
+        docs.record_change(conn, kind, coll.name, doc_id, at, existing.snapshot() if existing else None, current, delta)
         if warning:
             code = "FRONTMATTER_INVALID" if parsed.frontmatter_error else "ENCODING_FALLBACK"
             docs.set_ingest_error(conn, coll.name, w.rel_path, code, warning, at)
@@ -276,22 +271,7 @@ class Syncer:
                 moved = by_hash.pop(h, None)
                 if moved is not None:
                     missing.pop(moved.rel_path, None)
-                    new_uri = make_uri(coll.name, f.rel_path)
-                    docs.rename_document(conn, moved.id, f.rel_path, new_uri, f.rel_path.replace("/", " / "),
-                                         link_keys(moved.title, f.rel_path))
-                    docs.touch_document(conn, moved.id, f.size, f.mtime_ns)
-                    cur = {**moved.snapshot(), "relPath": f.rel_path, "uri": new_uri}
-                    docs.record_change(conn, "rename", coll.name, moved.id, at, moved.snapshot(), cur)
-                    for proj in self.projectors:
-                        text, _ = decode_source(data)
-                        proj.project(
-                            conn,
-                            moved.id,
-                            coll,
-                            parse_markdown(text, fallback_title=Path(f.rel_path).stem),
-                            new_uri,
-                        )
-                    res.renamed += 1
+                    self._process(coll, f, data, h, moved, "rename", at, res)
                 else:
                     self._process(coll, f, data, h, None, "create", at, res)
             for d in missing.values():
@@ -331,11 +311,14 @@ class Syncer:
             return
         self._write(coll, w, parsed, old, kind, at, warning)
         if warning:
+            res.warnings += 1
             res.error_paths.append(f.rel_path)
         if kind == "create":
             res.added += 1
         elif kind == "update":
             res.updated += 1
+        elif kind == "rename":
+            res.renamed += 1
         else:
             res.reactivated += 1
 

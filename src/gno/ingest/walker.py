@@ -122,6 +122,9 @@ def walk_collection(coll: CollectionConfig) -> Iterator[WalkedFile]:
             try:
                 st = full.stat()
             except OSError:
+                # a dangling symlink (or a file that vanished): let the reader record READ_FAILED
+                if full.is_symlink():
+                    yield WalkedFile(rel, full, -1, 0)
                 continue
             if not os.path.isfile(full) or st.st_size > MAX_FILE_BYTES:
                 continue

@@ -31,11 +31,7 @@ def load_fixture(path: str) -> dict[str, Any]:
     if not isinstance(data, dict) or not isinstance(data.get("queries"), list) or not data["queries"]:
         raise ValidationError(f'{path}: a fixture is {{"version": 1, "queries": [{{"query", "expected"}}]}}')
     for i, q in enumerate(data["queries"]):
-        if (
-            not isinstance(q, dict)
-            or not isinstance(q.get("query"), str)
-            or not isinstance(q.get("expected"), list)
-        ):
+        if not isinstance(q, dict) or not isinstance(q.get("query"), str) or not isinstance(q.get("expected"), list):
             raise ValidationError(f"{path}: queries[{i}] needs a string `query` and a list `expected`")
     return data
 

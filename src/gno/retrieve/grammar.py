@@ -56,9 +56,13 @@ def _has_word(text: str) -> bool:
     return bool(word_tokens(text))
 
 
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
 def parse_query(q: str) -> ParsedQuery:
     pos: list[Term] = []
     neg: list[Term] = []
+    q = _CONTROL_RE.sub(" ", q)  # NUL and friends can never reach FTS5
     for raw in _TOKEN_RE.findall(q.strip()):
         negated = raw.startswith("-") and len(raw) > 1
         body = raw[1:] if negated else raw
@@ -76,26 +80,33 @@ def _quote(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
+MIN_PREFIX_CHARS = 3
+
+
 def _fts_term(t: Term, *, prefix: bool) -> str:
     # Phrase content is re-tokenized by FTS5 itself, so `gpt-4` becomes the phrase "gpt 4".
-    s = _quote(" ".join(word_tokens(t.text)) if not t.phrase else t.text)
-    return s + "*" if prefix and not t.phrase else s
+    words = word_tokens(t.text)
+    s = _quote(" ".join(words) if not t.phrase else " ".join(words) or t.text)
+    # one- and two-letter prefixes match most of a corpus: they stay exact words
+    expand = len(words) > 1 or len(words[-1]) >= MIN_PREFIX_CHARS
+    return s + "*" if prefix and not t.phrase and expand else s
 
 
-def compile_fts(q: str | ParsedQuery, *, any_term: bool = False, prefix: bool = True) -> str:
+def compile_fts(q: str | ParsedQuery, *, any_term: bool = False, prefix: bool = True, raw: str | None = None) -> str:
     """User query → FTS5 MATCH expression. Raises INVALID_QUERY when nothing is searchable."""
     pq = parse_query(q) if isinstance(q, str) else q
+    raw = q if isinstance(q, str) else raw
     if not pq.positives:
         if pq.negatives:
             raise ValidationError(
                 "a query needs at least one positive term besides -negations",
                 code=ErrorCode.INVALID_QUERY,
-                details={"query": q if isinstance(q, str) else None},
+                details={"query": raw},
             )
         raise ValidationError(
             "the query has no searchable words",
             code=ErrorCode.INVALID_QUERY,
-            details={"query": q if isinstance(q, str) else None},
+            details={"query": raw},
         )
     joiner = " OR " if any_term else " AND "
     expr = joiner.join(_fts_term(t, prefix=prefix) for t in pq.positives)

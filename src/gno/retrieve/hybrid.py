@@ -92,8 +92,9 @@ class HybridRetriever:
         st = Stage("bm25")
         hits: list[BM25Hit] = []
         # any-term matching: stopwords and one-letter prefixes would match nearly everything
-        keep = tuple(t for t in pq.positives if t.phrase or any(len(w) > 1 and w not in _STOP
-                                                                 for w in word_tokens(t.text)))
+        keep = tuple(
+            t for t in pq.positives if t.phrase or any(len(w) > 1 and w not in _STOP for w in word_tokens(t.text))
+        )
         pq = ParsedQuery(keep or pq.positives, pq.negatives)
         try:
             hits = bm25_search(self.store, compile_fts(pq, any_term=True), f, limit)
@@ -133,13 +134,9 @@ class HybridRetriever:
         for r in rows.values():
             body = texts.get(r.mirror_hash, "")
             tf.update(
-                w
-                for w in word_tokens(body)
-                if len(w) > 2 and w not in _STOP and w not in qwords and not w.isdigit()
+                w for w in word_tokens(body) if len(w) > 2 and w not in _STOP and w not in qwords and not w.isdigit()
             )
-        total = max(
-            1, int(self.store.conn.execute("SELECT COUNT(*) FROM documents WHERE active=1").fetchone()[0])
-        )
+        total = max(1, int(self.store.conn.execute("SELECT COUNT(*) FROM documents WHERE active=1").fetchone()[0]))
         scored: list[tuple[float, str]] = []
         for w, n in tf.most_common(30):
             try:
@@ -266,9 +263,7 @@ class HybridRetriever:
             lists.append((g.ranked, W_GRAPH))
             fused = _rrf(lists)
         else:
-            stages.append(
-                Stage("graph", "skipped", reason="--fast" if opts.depth == "fast" else "--no-graph")
-            )
+            stages.append(Stage("graph", "skipped", reason="--fast" if opts.depth == "fast" else "--no-graph"))
         fus = Stage("fusion", ranked=[d for d, _ in fused], scores=dict(fused), cutoff=cand)
         stages.insert(2, fus)
         ranked = fused
@@ -281,9 +276,7 @@ class HybridRetriever:
                 if top >= STRONG_TOP and gap >= STRONG_GAP and ranked and ranked[0][0] != hits[0].doc_id:
                     lead = [x for x in ranked if x[0] == hits[0].doc_id]
                     if lead:
-                        ranked = [(lead[0][0], ranked[0][1] + 1e-6)] + [
-                            x for x in ranked if x[0] != hits[0].doc_id
-                        ]
+                        ranked = [(lead[0][0], ranked[0][1] + 1e-6)] + [x for x in ranked if x[0] != hits[0].doc_id]
         else:
             stages.append(Stage("rescore", "skipped", reason="--fast"))
         top_score = ranked[0][1] if ranked and ranked[0][1] > 0 else 1.0

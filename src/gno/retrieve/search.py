@@ -27,9 +27,9 @@ class SearchOptions:
 
 
 def run_bm25(
-    store: Store, pq: ParsedQuery, f: DocFilter, limit: int, *, any_term: bool = False
+    store: Store, pq: ParsedQuery, f: DocFilter, limit: int, *, any_term: bool = False, raw: str | None = None
 ) -> list[BM25Hit]:
-    expr = compile_fts(pq, any_term=any_term)
+    expr = compile_fts(pq, any_term=any_term, raw=raw)
     try:
         return bm25_search(store, expr, f, limit)
     except FtsQueryError as exc:  # pragma: no cover - compile_fts quotes everything
@@ -82,9 +82,9 @@ def build_hits(
 def search(store: Store, query: str, f: DocFilter, opts: SearchOptions) -> SearchResult:
     t0 = time.perf_counter()
     pq = parse_query(query)
-    hits = run_bm25(store, pq, f, max(opts.limit, 1), any_term=opts.any_term)
+    hits = run_bm25(store, pq, f, max(opts.limit, 1), any_term=opts.any_term, raw=query)
     top = hits[0].raw if hits and hits[0].raw > 0 else 1.0
-    scored = [(h.doc_id, max(0.0, min(1.0, h.raw / top))) for h in hits]
+    scored = [(h.doc_id, round(max(0.0, min(1.0, h.raw / top)), 6)) for h in hits]
     scored = [s for s in scored if s[1] >= opts.min_score]
     results = build_hits(store, scored, pq.words(), full=opts.full)
     total = len(results)

@@ -89,9 +89,7 @@ class Semantic:
 
     def collection_embedded(self, collection: str) -> bool:
         """True when the collection has vectors for the configured model (never loads the model)."""
-        spec_fp = (
-            self._embedder.fingerprint if self._embedder is not None and self._spec == self.spec else None
-        )
+        spec_fp = self._embedder.fingerprint if self._embedder is not None and self._spec == self.spec else None
         return vstore.collection_has_vectors(self.engine.store, collection, spec_fp)
 
     # -- index -------------------------------------------------------------------------------
@@ -165,9 +163,7 @@ class Semantic:
         try:
             fp = self.fingerprint()
         except GnoError as err:
-            return VectorStatus(
-                total_chunks=total, available=False, reason=str(err.details.get("reason", err.message))
-            )
+            return VectorStatus(total_chunks=total, available=False, reason=str(err.details.get("reason", err.message)))
         done = vstore.count_embedded(store, fp)
         stale = sum(n for f, n in vstore.fingerprints(store).items() if f != fp)
         reason = None if done else "no vectors yet; run `gno embed`"
@@ -231,9 +227,7 @@ class Semantic:
                             details={"embedded": done},
                         ) from exc
                     with store.write() as conn:
-                        vstore.put_vectors(
-                            conn, fp, [(c.mirror_hash, c.seq, vecs[j]) for j, c in enumerate(part)]
-                        )
+                        vstore.put_vectors(conn, fp, [(c.mirror_hash, c.seq, vecs[j]) for j, c in enumerate(part)])
                     done += len(part)
                     if progress:
                         progress(done, pending_total)

@@ -8,6 +8,7 @@ word matches a document word that starts with its stem-ish prefix.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from gno.retrieve.grammar import word_tokens
@@ -23,15 +24,20 @@ class Snippet:
     end_line: int
 
 
+def fold(word: str) -> str:
+    """Drop diacritics like the index does (`remove_diacritics 2`): café → cafe."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
 def _keys(words: list[str]) -> list[str]:
     out = []
-    for w in dict.fromkeys(words):
+    for w in dict.fromkeys(fold(x) for x in words):
         out.append(w if len(w) <= 4 else w[: max(4, len(w) - 2)])
     return out
 
 
 def _line_score(line: str, keys: list[str]) -> int:
-    toks = word_tokens(line)
+    toks = [fold(t) for t in word_tokens(line)]
     if not toks:
         return 0
     return sum(1 for k in keys if any(t.startswith(k) for t in toks))

@@ -36,9 +36,7 @@ class VectorIndex:
     def load(cls, store: Store, fingerprint: str) -> VectorIndex:
         gen = vstore.generation(store)
         keys, raw, dim = vstore.load_vectors(store, fingerprint)
-        matrix = (
-            np.frombuffer(raw, dtype="<f4").reshape(len(keys), dim) if keys else np.zeros((0, 0), np.float32)
-        )
+        matrix = np.frombuffer(raw, dtype="<f4").reshape(len(keys), dim) if keys else np.zeros((0, 0), np.float32)
         mirrors: list[str] = []
         pos: dict[str, int] = {}
         ids = np.empty(len(keys), dtype=np.int32)

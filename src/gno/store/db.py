@@ -66,9 +66,7 @@ class Store:
             )
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self.conn = sqlite3.connect(
-                str(path), timeout=60.0, isolation_level=None, check_same_thread=False
-            )
+            self.conn = sqlite3.connect(str(path), timeout=60.0, isolation_level=None, check_same_thread=False)
             self.conn.row_factory = sqlite3.Row
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
@@ -85,9 +83,7 @@ class Store:
             ) from exc
 
     def _ensure_schema(self) -> None:
-        row = self.conn.execute(
-            "SELECT name FROM sqlite_master WHERE type='table' AND name='schema_meta'"
-        ).fetchone()
+        row = self.conn.execute("SELECT name FROM sqlite_master WHERE type='table' AND name='schema_meta'").fetchone()
         if row is None:
             # executescript commits on its own; the script is idempotent (IF NOT EXISTS)
             self.conn.executescript(_schema_sql())
@@ -133,8 +129,7 @@ class Store:
 
     def set_meta(self, key: str, value: str) -> None:
         self.conn.execute(
-            "INSERT INTO schema_meta(key, value) VALUES(?, ?) "
-            "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+            "INSERT INTO schema_meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
             (key, value),
         )
 

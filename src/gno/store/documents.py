@@ -100,9 +100,7 @@ class DocWrite:
 
 # -- reads ---------------------------------------------------------------------------------
 def collection_docs(store: Store, collection: str) -> dict[str, DocRow]:
-    rows = store.conn.execute(
-        f"SELECT {DOC_COLUMNS} FROM documents WHERE collection=?", (collection,)
-    ).fetchall()
+    rows = store.conn.execute(f"SELECT {DOC_COLUMNS} FROM documents WHERE collection=?", (collection,)).fetchall()
     return {r["rel_path"]: DocRow.from_row(r) for r in rows}
 
 
@@ -215,9 +213,7 @@ def collection_counts(store: Store) -> dict[str, dict[str, int]]:
 # -- writes --------------------------------------------------------------------------------
 def write_document(conn: sqlite3.Connection, w: DocWrite, existing_id: int | None) -> int:
     """Insert or replace one active document with its content, chunks, FTS row and metadata."""
-    fm_json = (
-        json.dumps(w.frontmatter, default=str, ensure_ascii=False) if w.frontmatter is not None else None
-    )
+    fm_json = json.dumps(w.frontmatter, default=str, ensure_ascii=False) if w.frontmatter is not None else None
     values = (
         w.collection,
         w.rel_path,
@@ -290,9 +286,7 @@ def write_document(conn: sqlite3.Connection, w: DocWrite, existing_id: int | Non
 
 def set_link_keys(conn: sqlite3.Connection, doc_id: int, keys: Iterable[str]) -> None:
     conn.execute("DELETE FROM doc_keys WHERE doc_id=?", (doc_id,))
-    conn.executemany(
-        "INSERT OR IGNORE INTO doc_keys(doc_id, key) VALUES (?,?)", [(doc_id, k) for k in keys if k]
-    )
+    conn.executemany("INSERT OR IGNORE INTO doc_keys(doc_id, key) VALUES (?,?)", [(doc_id, k) for k in keys if k])
 
 
 def touch_document(conn: sqlite3.Connection, doc_id: int, size: int, mtime_ns: int) -> None:

@@ -42,9 +42,7 @@ def filter_sql(f: DocFilter, alias: str = "d") -> tuple[str, list[Any]]:
         sql.append(f"{alias}.collection IN ({','.join('?' * len(f.collections))})")
         params += list(f.collections)
     if f.tags_any:
-        sql.append(
-            f"{alias}.id IN (SELECT doc_id FROM doc_tags WHERE tag IN ({','.join('?' * len(f.tags_any))}))"
-        )
+        sql.append(f"{alias}.id IN (SELECT doc_id FROM doc_tags WHERE tag IN ({','.join('?' * len(f.tags_any))}))")
         params += [t.lower() for t in f.tags_any]
     if f.tags_all:
         tags = sorted({t.lower() for t in f.tags_all})
@@ -79,7 +77,7 @@ def bm25_search(store: Store, expr: str, f: DocFilter, limit: int) -> list[BM25H
     sql = (
         "SELECT d.id, -bm25(documents_fts, ?, ?, ?) AS raw FROM documents_fts "
         "JOIN documents d ON d.id = documents_fts.rowid "
-        f"WHERE documents_fts MATCH ? AND d.active = 1{where} ORDER BY raw DESC, d.id LIMIT ?"
+        f"WHERE documents_fts MATCH ? AND d.active = 1{where} ORDER BY raw DESC, d.collection, d.rel_path LIMIT ?"
     )
     try:
         rows = store.conn.execute(sql, (*BM25_WEIGHTS, expr, *params, limit)).fetchall()
@@ -88,14 +86,15 @@ def bm25_search(store: Store, expr: str, f: DocFilter, limit: int) -> list[BM25H
     return [BM25Hit(int(r[0]), float(r[1])) for r in rows]
 
 
-def count_matches(store: Store, expr: str, f: DocFilter) -> int:
+def count_matches(store: Store, expr: str, f: DocFilter, cap: int = 1000) -> int:
+    """Number of matching documents, counted up to `cap` (a cheap bound for "N of M" displays)."""
     where, params = filter_sql(f)
     sql = (
-        "SELECT COUNT(*) FROM documents_fts JOIN documents d ON d.id = documents_fts.rowid "
-        f"WHERE documents_fts MATCH ? AND d.active = 1{where}"
+        "SELECT COUNT(*) FROM (SELECT 1 FROM documents_fts JOIN documents d ON d.id = documents_fts.rowid "
+        f"WHERE documents_fts MATCH ? AND d.active = 1{where} LIMIT ?)"
     )
     try:
-        return int(store.conn.execute(sql, (expr, *params)).fetchone()[0])
+        return int(store.conn.execute(sql, (expr, *params, cap)).fetchone()[0])
     except sqlite3.OperationalError as exc:
         raise FtsQueryError(str(exc)) from exc
 

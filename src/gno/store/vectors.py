@@ -52,9 +52,7 @@ def fingerprints(store: Store) -> dict[str, int]:
     return {str(r[0]): int(r[1]) for r in rows}
 
 
-def pending_chunks(
-    store: Store, fingerprint: str, limit: int, collections: Sequence[str] = ()
-) -> list[PendingChunk]:
+def pending_chunks(store: Store, fingerprint: str, limit: int, collections: Sequence[str] = ()) -> list[PendingChunk]:
     """Chunks of active documents that have no vector for `fingerprint` (shortest work first)."""
     coll_sql = ""
     params: list[object] = [fingerprint]
@@ -100,9 +98,7 @@ def load_vectors(store: Store, fingerprint: str) -> tuple[list[tuple[str, int]],
     return keys, b"".join(bytes(r[3]) for r in rows), dim
 
 
-def chunk_vectors(
-    store: Store, fingerprint: str, keys: Sequence[tuple[str, int]]
-) -> dict[tuple[str, int], bytes]:
+def chunk_vectors(store: Store, fingerprint: str, keys: Sequence[tuple[str, int]]) -> dict[tuple[str, int], bytes]:
     out: dict[tuple[str, int], bytes] = {}
     for m, s in keys:
         r = store.conn.execute(
