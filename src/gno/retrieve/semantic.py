@@ -99,6 +99,7 @@ class Semantic:
         gen = vstore.generation(store)
         if self._index is None or self._index.fingerprint != fp or self._index.generation != gen:
             self._index = VectorIndex.load(store, fp)
+            self._attach_ann(self._index)
         if len(self._index) == 0:
             others = [f for f in vstore.fingerprints(store) if f != fp]
             if others:
@@ -114,6 +115,24 @@ class Semantic:
                 {"configured": fp},
             )
         return self._index
+
+    def ann_threshold(self) -> int:
+        from gno.retrieve.ann import ANN_THRESHOLD
+
+        raw = self.engine.settings.env.get("GNO_ANN_THRESHOLD", "")
+        return int(raw) if raw.isdigit() else ANN_THRESHOLD
+
+    def _attach_ann(self, idx: VectorIndex, *, build: bool = False) -> None:
+        """Use (or with `build`, make and save) the HNSW index when the matrix is large enough."""
+        from gno.retrieve import ann
+
+        if len(idx) < self.ann_threshold() or not ann.available():
+            return
+        path = ann.ann_path(self.engine.settings.cache_dir, self.engine.settings.index_name, idx)
+        idx.ann = ann.AnnIndex.load(path)
+        if idx.ann is None and build:
+            idx.ann = ann.AnnIndex.build(idx)
+            idx.ann.save(path)
 
     def embed_query(self, text: str) -> NDArray[np.float32]:
         return self.embedder().embed_query(text)
@@ -231,8 +250,11 @@ class Semantic:
                     done += len(part)
                     if progress:
                         progress(done, pending_total)
+            if done or force:
+                # above the threshold, build the ANN index now, so queries never pay for it
+                self._index = VectorIndex.load(store, fp)
+                self._attach_ann(self._index, build=True)
         secs = time.perf_counter() - t0
-        self._index = None
         return EmbedResult(
             model=emb.model_id,
             fingerprint=fp,

@@ -9,7 +9,7 @@ model only: a query never mixes spaces (a model change is reported as stale vect
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,6 +31,7 @@ class VectorIndex:
     generation: tuple[int, int]
     _mirror_pos: dict[str, int] = field(default_factory=dict)
     _rows: dict[tuple[str, int], int] = field(default_factory=dict)
+    ann: Any = None  # an AnnIndex over the same rows, when one was built for this generation
 
     @classmethod
     def load(cls, store: Store, fingerprint: str) -> VectorIndex:
@@ -69,6 +70,8 @@ class VectorIndex:
                 return []
             scores = np.where(mask, scores, -np.inf)
             k = min(k, int(mask.sum()))
+        if self.ann is not None and allowed_mirrors is None:
+            return [(self.keys[i][0], self.keys[i][1], s) for i, s in self.ann.search(q, min(k, len(self.keys)))]
         k = min(k, len(self.keys))
         top = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
         top = top[np.argsort(-scores[top], kind="stable")]
