@@ -106,7 +106,7 @@ def build_capsule(engine: Engine, req: CapsuleRequest) -> Capsule:
 
 
 def _snapshot(engine: Engine) -> int:
-    return int(engine.store.conn.execute("SELECT COALESCE(MAX(id), 0) FROM document_changes").fetchone()[0])
+    return docs.latest_change_id(engine.store)
 
 
 def _candidates(
@@ -243,8 +243,13 @@ def _select(
 
         done = frozenset(covered_f)
         # uncovered facets per byte (scaled integer, so the order is exact), then relevance, then rank
-        eligible.sort(key=lambda c: (-(len(set(c.facets) - done) * 1_000_000 // max(1, len(c.text.encode()))),
-                                     -len(c.facets), c.rank))
+        eligible.sort(
+            key=lambda c: (
+                -(len(set(c.facets) - done) * 1_000_000 // max(1, len(c.text.encode()))),
+                -len(c.facets),
+                c.rank,
+            )
+        )
         best = eligible[0]
         pool = [c for c in eligible if c is not best]
         trial = selected + [best]

@@ -57,8 +57,7 @@ def _event(row: dict[str, Any]) -> ChangeEvent:
 
 
 def _bounds(engine: Engine) -> tuple[int, int]:
-    r = engine.store.conn.execute("SELECT COALESCE(MIN(id), 0), COALESCE(MAX(id), 0) FROM document_changes").fetchone()
-    return int(r[0]), int(r[1])
+    return docs.change_bounds(engine.store)
 
 
 def changes(

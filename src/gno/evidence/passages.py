@@ -12,19 +12,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gno.retrieve.grammar import word_tokens
+from gno.retrieve.grammar import STOPWORDS, word_tokens
 
 MAX_PASSAGE_CHARS = 1200
 FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
-STOP = frozenset(
-    """a an and are as at be been but by can could did do does doing done for from had has have how i if in
-    into is it its me my no not of on or our so than that the their them then there these they this those to
-    up us was we were what when where which who whom why will with would you your about after again all also
-    any because before being between both during each few further here just more most other over same should
-    some such through under until very while answer tell know find show give list explain describe please
-    much many one ones thing things way ways use used using get got""".split()
-)
+STOP = STOPWORDS
 
 
 @dataclass(frozen=True)

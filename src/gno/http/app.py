@@ -54,7 +54,11 @@ class SecurityMiddleware(BaseHTTPMiddleware):
         self.allowed_origins = {o.rstrip("/") for o in allowed_origins}
 
     async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
-        if self.token and request.url.path != "/api/health":
+        path = request.url.path
+        public = path == "/api/health" or (
+            request.method in ("GET", "HEAD") and not path.startswith(("/api/", "/mcp", "/openapi.json"))
+        )
+        if self.token and not public:
             auth = request.headers.get("authorization", "")
             if auth != f"Bearer {self.token}":
                 return error_response(

@@ -190,6 +190,10 @@ class Syncer:
     ) -> CollectionSync:
         res = CollectionSync(coll.name)
         at = now_iso()
+        # a change of the projection settings (memoryManaged) re-projects every file once
+        meta_key = f"collection:{coll.name}:projection"
+        projection = "memory" if coll.memory_managed else "plain"
+        reproject = only is None and (self.store.get_meta(meta_key) or projection) != projection
         existing = docs.collection_docs(self.store, coll.name)
         if not coll.root.is_dir():
             with self.store.write() as conn:
@@ -228,6 +232,7 @@ class Syncer:
                 old = existing.get(f.rel_path)
                 if (
                     not force
+                    and not reproject
                     and old is not None
                     and old.active
                     and old.source_size == f.size
@@ -249,6 +254,10 @@ class Syncer:
                 if old is not None and old.source_hash == h and not force:
                     if old.active:
                         docs.touch_document(conn, old.id, f.size, f.mtime_ns)
+                        if reproject:  # same bytes, new projection: no journal event
+                            parsed = parse_markdown(decode_source(data)[0], fallback_title=Path(f.rel_path).stem)
+                            for proj in self.projectors:
+                                proj.project(conn, old.id, coll, parsed, old.uri)
                         res.unchanged += 1
                         continue
                 if old is None:
@@ -284,6 +293,7 @@ class Syncer:
                 res.inactivated += 1
             if only is None:
                 docs.prune_ingest_errors(conn, coll.name, seen)
+                self.store.set_meta(meta_key, projection)
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:

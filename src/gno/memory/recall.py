@@ -27,7 +27,7 @@ from gno.memory.records import (
     MEMORY_TOKEN_BYTES_ESTIMATE,
     validate_scopes,
 )
-from gno.retrieve.grammar import compile_fts, parse_query
+from gno.retrieve.grammar import compile_fts, content_query, parse_query
 from gno.store.fts import DocFilter, FtsQueryError, bm25_search
 
 if TYPE_CHECKING:
@@ -78,8 +78,14 @@ def recall(
     try:
         bm25_ids: list[int] = []
         try:
-            expr = compile_fts(parse_query(req.query))
-            bm25_ids = [h.doc_id for h in bm25_search(store, expr, f, MEMORY_RECALL_RETRIEVAL_LIMIT)]
+            # conjunctive over the content words first; then any-term matches rank after them
+            pq = content_query(parse_query(req.query))
+            bm25_ids = [h.doc_id for h in bm25_search(store, compile_fts(pq), f, MEMORY_RECALL_RETRIEVAL_LIMIT)]
+            if len(bm25_ids) < MEMORY_RECALL_RETRIEVAL_LIMIT and len(pq.positives) > 1:
+                more = bm25_search(store, compile_fts(pq, any_term=True), f, MEMORY_RECALL_RETRIEVAL_LIMIT)
+                have = set(bm25_ids)
+                room = MEMORY_RECALL_RETRIEVAL_LIMIT - len(have)
+                bm25_ids += [h.doc_id for h in more if h.doc_id not in have][:room]
         except ValidationError:
             bm25_ids = []  # nothing searchable lexically: the vector leg may still answer
         legs: list[list[int]] = [bm25_ids]

@@ -129,8 +129,19 @@ def fact_rel_path(record_id: str, created_at: str) -> str:
     return f"facts/{created_at[:10]}/{record_id}.md"
 
 
+def _yaml_printable(ch: str) -> bool:
+    o = ord(ch)
+    return (o in (0x9, 0xA, 0xD, 0x85) or 0x20 <= o <= 0x7E or 0xA0 <= o <= 0xD7FF or 0xE000 <= o <= 0xFFFD
+            or 0x10000 <= o <= 0x10FFFF)
+
+
 def _q(s: str) -> str:
-    return json.dumps(s, ensure_ascii=False)
+    """A YAML double-quoted scalar: JSON escapes, plus \\uXXXX for what YAML may not contain raw."""
+    out = json.dumps(s, ensure_ascii=False)
+    if all(_yaml_printable(c) for c in out):
+        return out
+    return "".join(c if _yaml_printable(c) else (f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}")
+                   for c in out)
 
 
 def serialize_fact(

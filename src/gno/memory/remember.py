@@ -99,6 +99,12 @@ def _candidates(
         mode, threshold = "lexical", MEMORY_LEXICAL_LIKELY_THRESHOLD
         if embedder is None and reason is None:
             reason = "no embedding model available"
+    exact_id = mstore.current_by_hash(engine.store, coll, scopes, chash)
+    if exact_id is not None and not any(r.content_hash == chash for r in records):
+        exact_rec = materialize(engine.store, [exact_id]).get(exact_id)
+        if exact_rec is not None:  # the same fact ranked outside the BM25 pool: still `existing`
+            records.append(exact_rec)
+            sims.append(1.0)
     cands = []
     for r, s in zip(records, sims, strict=True):
         match: Literal["exact", "likely", "weak"] = "weak"

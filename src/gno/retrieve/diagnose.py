@@ -42,9 +42,7 @@ def _target(engine: Engine, ref: str, f: DocFilter) -> tuple[DiagnoseTarget, doc
     if not rows:
         return DiagnoseTarget(status="not_found", ref=ref), None
     row = next((x for x in rows if x.active), rows[0])
-    chunks = engine.store.conn.execute(
-        "SELECT COUNT(*) FROM content_chunks WHERE mirror_hash = ?", (row.mirror_hash,)
-    ).fetchone()[0]
+    chunks = docs.chunk_count(engine.store, row.mirror_hash)
     t = DiagnoseTarget(
         status="diagnosed",
         ref=ref,

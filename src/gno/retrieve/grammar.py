@@ -115,3 +115,32 @@ def compile_fts(q: str | ParsedQuery, *, any_term: bool = False, prefix: bool = 
     for t in pq.negatives:
         expr += " NOT " + _fts_term(t, prefix=False)
     return expr
+
+
+#: Function and question words: never worth matching on their own (query legs, facets, feedback).
+STOPWORDS = frozenset(
+    """a an and are as at be been but by can could did do does doing done for from had has have how i if in into
+    is it its me my no not of on or our so than that the their them then there these they this those to up us
+    was we were what when where which who whom why will with would you your about after again all also any
+    because before being between both during each few further here just more most other over same should some
+    such through under until very while yes he she his her him hers into answer tell know find show give list
+    explain describe please much many one ones thing things way ways use used using get got ever""".split()
+)
+
+
+def content_query(pq: ParsedQuery) -> ParsedQuery:
+    """The same query without stopword-only terms and possessive endings (`Caroline's` → `Caroline`).
+
+    Natural-language questions put every term of a conjunctive match at risk on words like "what" or
+    "did"; dropping them keeps the match about the content. Quoted phrases stay as written.
+    """
+    keep: list[Term] = []
+    for t in pq.positives:
+        if t.phrase:
+            keep.append(t)
+            continue
+        text = re.sub(r"['’]s$", "", t.text, flags=re.IGNORECASE)
+        words = word_tokens(text)
+        if any(len(w) > 1 and w not in STOPWORDS for w in words):
+            keep.append(Term(text, False))
+    return ParsedQuery(tuple(keep) or pq.positives, pq.negatives)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Literal
 
 from gno.errors import GnoError
 from gno.models import SearchHit, SearchMeta, SearchResult
-from gno.retrieve.grammar import ParsedQuery, Term, compile_fts, parse_query, word_tokens
+from gno.retrieve.grammar import STOPWORDS, ParsedQuery, Term, compile_fts, content_query, parse_query, word_tokens
 from gno.retrieve.search import build_hits
 from gno.store import documents as docs
 from gno.store import graph as gstore
@@ -40,11 +40,6 @@ W_BM25, W_VECTOR, W_PRF, W_GRAPH = 2.0, 2.0, 0.5, 0.8
 STRONG_TOP, STRONG_GAP = 0.84, 0.14
 GRAPH_SEEDS, GRAPH_MAX = 5, 20
 Depth = Literal["fast", "balanced", "thorough"]
-_STOP = frozenset(
-    """a an and are as at be but by for from has have how i in is it its of on or that the this to was were what
-    when where which who why will with you your do does did can could should would not no yes than then there these
-    those they them their our we us my me he she his her into about over under more most some any all""".split()
-)
 
 
 @dataclass
@@ -92,10 +87,7 @@ class HybridRetriever:
         st = Stage("bm25")
         hits: list[BM25Hit] = []
         # any-term matching: stopwords and one-letter prefixes would match nearly everything
-        keep = tuple(
-            t for t in pq.positives if t.phrase or any(len(w) > 1 and w not in _STOP for w in word_tokens(t.text))
-        )
-        pq = ParsedQuery(keep or pq.positives, pq.negatives)
+        pq = content_query(pq)
         try:
             hits = bm25_search(self.store, compile_fts(pq, any_term=True), f, limit)
         except GnoError as err:
@@ -133,10 +125,9 @@ class HybridRetriever:
         tf: Counter[str] = Counter()
         for r in rows.values():
             body = texts.get(r.mirror_hash, "")
-            tf.update(
-                w for w in word_tokens(body) if len(w) > 2 and w not in _STOP and w not in qwords and not w.isdigit()
-            )
-        total = max(1, int(self.store.conn.execute("SELECT COUNT(*) FROM documents WHERE active=1").fetchone()[0]))
+            words = word_tokens(body)
+            tf.update(w for w in words if len(w) > 2 and w not in STOPWORDS and w not in qwords and not w.isdigit())
+        total = max(1, docs.count_active(self.store))
         scored: list[tuple[float, str]] = []
         for w, n in tf.most_common(30):
             try:

@@ -44,6 +44,7 @@ class Semantic:
         self._reason: str | None = None
         self._spec: str | None = None
         self._index: VectorIndex | None = None
+        self._reason_cache: tuple[tuple[str, tuple[int, int]], str | None] | None = None
 
     # -- model -------------------------------------------------------------------------------
     @property
@@ -78,14 +79,19 @@ class Semantic:
             fp = self.fingerprint()
         except GnoError as err:
             return str(err.details.get("reason") or err.message)
+        gen = (fp, vstore.generation(self.engine.store))
+        if self._reason_cache is not None and self._reason_cache[0] == gen:
+            return self._reason_cache[1]
+        reason = None
         if vstore.count_embedded(self.engine.store, fp) == 0:
             others = [f for f in vstore.fingerprints(self.engine.store) if f != fp]
-            return (
+            reason = (
                 "vectors were built with another model; run `gno embed`"
                 if others
                 else "no vectors yet; run `gno embed`"
             )
-        return None
+        self._reason_cache = (gen, reason)
+        return reason
 
     def collection_embedded(self, collection: str) -> bool:
         """True when the collection has vectors for the configured model (never loads the model)."""
@@ -149,22 +155,27 @@ class Semantic:
         if f is not None:
             where, params = filter_sql(f)
             if where:
-                allowed = vstore.filtered_mirrors(self.engine.store, where, params)
+                allowed = {m for _, m in vstore.filtered_docs(self.engine.store, where, params)}
         return idx.search(q, k, allowed)
 
     def search_docs(
         self, query: str | NDArray[np.float32], f: DocFilter | None, k: int
     ) -> list[tuple[int, float, tuple[str, int]]]:
         """Documents ranked by their best chunk: (doc_id, cosine, best chunk key)."""
-        chunks = self.search_chunks(query, f, max(k * 4, 32))
-        by_mirror = vstore.docs_for_mirrors(self.engine.store, [m for m, _, _ in chunks])
-        allowed_ids: set[int] | None = None
-        if f is not None:
-            from gno.store.fts import filter_sql
+        from gno.store.fts import filter_sql
 
+        idx = self.index()
+        q = self.embed_query(query) if isinstance(query, str) else query
+        allowed_ids: set[int] | None = None
+        allowed_m: set[str] | None = None
+        if f is not None:
             where, params = filter_sql(f)
             if where:
-                allowed_ids = set(vstore.filtered_doc_ids(self.engine.store, where, params))
+                pairs = vstore.filtered_docs(self.engine.store, where, params)
+                allowed_ids = {d for d, _ in pairs}
+                allowed_m = {m for _, m in pairs}
+        chunks = idx.search(q, max(k * 4, 32), allowed_m)
+        by_mirror = vstore.docs_for_mirrors(self.engine.store, [m for m, _, _ in chunks])
         out: list[tuple[int, float, tuple[str, int]]] = []
         seen: set[int] = set()
         for m, s, score in chunks:

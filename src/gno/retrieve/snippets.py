@@ -49,7 +49,12 @@ def pick_snippet(canonical: str, body_start_line: int, words: list[str], context
     keys = _keys(words)
     best_i, best_s = -1, 0
     for i in range(first, len(lines)):
-        s = _line_score(lines[i], keys) if keys else 0
+        if not keys:
+            break
+        low = fold(lines[i].lower())
+        if not any(k in low for k in keys):  # cheap substring screen before tokenising the line
+            continue
+        s = _line_score(lines[i], keys)
         if s > best_s:
             best_i, best_s = i, s
     if best_i < 0:

@@ -398,3 +398,21 @@ def changes(store: Store, after_id: int = 0, limit: int = 1000) -> list[dict[str
         (after_id, limit),
     )
     return [dict(r) for r in rows]
+
+
+def count_active(store: Store) -> int:
+    return int(store.conn.execute("SELECT COUNT(*) FROM documents WHERE active = 1").fetchone()[0])
+
+
+def chunk_count(store: Store, mirror_hash: str) -> int:
+    return int(store.conn.execute("SELECT COUNT(*) FROM content_chunks WHERE mirror_hash = ?",
+                                  (mirror_hash,)).fetchone()[0])
+
+
+def latest_change_id(store: Store) -> int:
+    return int(store.conn.execute("SELECT COALESCE(MAX(id), 0) FROM document_changes").fetchone()[0])
+
+
+def change_bounds(store: Store) -> tuple[int, int]:
+    r = store.conn.execute("SELECT COALESCE(MIN(id), 0), COALESCE(MAX(id), 0) FROM document_changes").fetchone()
+    return int(r[0]), int(r[1])

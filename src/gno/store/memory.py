@@ -102,3 +102,19 @@ def memory_counts(store: Store, collections: Sequence[str]) -> dict[str, Any]:
         "invalid": len(invalid),
         "diagnostics": [{"uri": r[0], "codes": json.loads(r[2])} for r in invalid],
     }
+
+
+def current_by_hash(store: Store, collection: str, scopes: Sequence[str], chash: str) -> int | None:
+    """Doc id of a current (valid, not superseded) fact with this content hash in any of the scopes."""
+    if not scopes:
+        return None
+    marks = ",".join("?" * len(scopes))
+    row = store.conn.execute(
+        "SELECT d.id FROM memory_records r JOIN documents d ON d.id = r.doc_id AND d.active = 1 "
+        f"WHERE r.valid = 1 AND r.content_hash = ? AND d.collection = ? AND d.id IN (SELECT doc_id FROM "
+        f"doc_memory_scopes WHERE scope IN ({marks})) AND NOT EXISTS (SELECT 1 FROM doc_edges e JOIN documents s "
+        "ON s.id = e.doc_id AND s.active = 1 JOIN memory_records sr ON sr.doc_id = s.id AND sr.valid = 1 "
+        "WHERE e.edge_type = 'supersedes' AND e.target_uri = d.uri) ORDER BY d.rel_path LIMIT 1",
+        (chash, collection, *scopes),
+    ).fetchone()
+    return None if row is None else int(row[0])

@@ -166,3 +166,9 @@ def collection_has_vectors(store: Store, collection: str, fingerprint: str | Non
         sql += " AND v.fingerprint = ?"
         params.append(fingerprint)
     return store.conn.execute(sql + " LIMIT 1", params).fetchone() is not None
+
+
+def filtered_docs(store: Store, where: str, params: Sequence[object]) -> list[tuple[int, str]]:
+    """(doc id, mirror hash) of active documents inside a filter."""
+    rows = store.conn.execute(f"SELECT d.id, d.mirror_hash FROM documents d WHERE d.active = 1{where}", tuple(params))
+    return [(int(r[0]), str(r[1])) for r in rows]

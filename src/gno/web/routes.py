@@ -1,16 +1,174 @@
-"""Web UI routes (a placeholder page until the Web UI lands)."""
+"""Web UI routes: the single-page app's shell, its static files, and two read-only helpers.
+
+The Web UI is one more thin surface over the same engine: the browser calls the public REST
+API (`/api/search`, `/api/query`, `/api/doc`, `/api/ls`, `PUT /api/docs/{id}`, `/api/capture`,
+`/api/sync`, `/api/status`) exactly as any client would, so it passes through the same security
+middleware (bearer token, foreign-Origin refusal) and gets the same errors. Two things the API
+lacks live here under `/api/web/…`, read-only:
+
+- `links`: a document's resolved outgoing links and its backlinks (the link graph), for the
+  document view;
+- `source`: the file's bytes as they are on disk now, with their SHA-256, for the editor. The
+  index mirror is normalised (LF, NFC, no final newline), so editing it would rewrite lines the
+  user never touched; the editor edits the real file and presents this hash as
+  `expectedSourceHash`, so a concurrent change is a 409 conflict, never a silent overwrite.
+
+Everything is served from the package (no CDN, no build step, no network) under a strict
+Content-Security-Policy: scripts, styles and fetches from this origin only.
+"""
 
 from __future__ import annotations
 
-from fastapi import FastAPI
-from fastapi.responses import HTMLResponse
+import hashlib
+from importlib import resources
+from typing import TYPE_CHECKING
 
-PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>gno</title></head>
-<body><h1>gno</h1><p>The API is at <a href="/docs">/docs</a> (OpenAPI at /openapi.json); MCP at /mcp.</p>
-</body></html>"""
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+
+from gno.errors import NotFoundError, RuntimeFailure
+from gno.models import GnoModel
+
+if TYPE_CHECKING:
+    from gno.engine import Engine
+
+#: pages the app renders client-side; each serves the same shell
+PAGES = ("/", "/search", "/browse", "/doc", "/edit", "/capture", "/status")
+STATIC = {
+    "app.js": "text/javascript; charset=utf-8",
+    "markdown.js": "text/javascript; charset=utf-8",
+    "app.css": "text/css; charset=utf-8",
+    "favicon.svg": "image/svg+xml",
+}
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+
+
+class LinkItem(GnoModel):
+    uri: str
+    docid: str
+    title: str
+    type: str  # wiki | markdown | <relation type>
+    line: int | None = None
+    target_ref: str
+
+
+class DocLinks(GnoModel):
+    uri: str
+    links: list[LinkItem]
+    backlinks: list[LinkItem]
+
+
+class DocSource(GnoModel):
+    uri: str
+    docid: str
+    title: str
+    source_hash: str
+    content: str  # LF line endings; the browser's textarea works in LF
+    line_ending: str  # "\n" or "\r\n": what the editor converts back to before saving
+    editable: bool
+    reason: str | None = None
+
+
+def doc_links(engine: Engine, uri: str) -> DocLinks:
+    """Outgoing links and backlinks of one document, resolved to active documents."""
+    from gno.store import documents as docs
+    from gno.store import graph
+
+    row = engine.resolve(uri)
+    out, inc = graph.outgoing(engine.store, row.id), graph.incoming(engine.store, row.id)
+    rows = docs.docs_by_ids(engine.store, sorted({e.target for e in out} | {e.source for e in inc}))
+
+    def item(doc_id: int, e: graph.Edge) -> LinkItem | None:
+        d = rows.get(doc_id)
+        if d is None:
+            return None
+        return LinkItem(uri=d.uri, docid=d.docid, title=d.title, type=e.edge_type, line=e.line, target_ref=e.target_ref)
+
+    links = [x for x in (item(e.target, e) for e in out) if x]
+    backlinks = [x for x in (item(e.source, e) for e in inc) if x]
+    return DocLinks(uri=row.uri, links=links, backlinks=backlinks)
+
+
+def doc_source(engine: Engine, uri: str) -> DocSource:
+    """The file as it is on disk now, for the editor (see the module docstring for why)."""
+    row = engine.resolve(uri)
+    path = engine.abs_path(row)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError as exc:
+        raise NotFoundError(
+            f"{row.uri} is indexed but {path} is gone; run `gno update`", details={"uri": row.uri}
+        ) from exc
+    except OSError as exc:
+        raise RuntimeFailure(f"cannot read {path}: {exc}", details={"uri": row.uri}) from exc
+    digest = hashlib.sha256(data).hexdigest()
+    crlf = b"\r\n" in data
+    try:
+        text, editable, reason = data.decode("utf-8"), True, None
+    except UnicodeDecodeError:
+        text, editable, reason = data.decode("utf-8", errors="replace"), False, "the file is not valid UTF-8"
+    if crlf and b"\n" in data.replace(b"\r\n", b""):
+        editable, reason = False, "the file mixes CRLF and LF line endings; edit it in a text editor"
+    return DocSource(
+        uri=row.uri,
+        docid=row.docid,
+        title=row.title,
+        source_hash=digest,
+        content=text.replace("\r\n", "\n"),
+        line_ending="\r\n" if crlf else "\n",
+        editable=editable,
+        reason=reason,
+    )
+
+
+def _asset(name: str) -> bytes:
+    return resources.files("gno.web").joinpath("static", name).read_bytes()
 
 
 def register_web(app: FastAPI) -> None:
-    @app.get("/", include_in_schema=False)
-    def index() -> HTMLResponse:
-        return HTMLResponse(PAGE)
+    """Mount the Web UI on `app` (the engine comes from `app.state.engine`).
+
+    The files are read once here, per app: every page load then costs no disk read, and
+    each file carries an ETag so a browser revalidates with a 304 instead of a download.
+    """
+    files = {name: _asset(name) for name in ("index.html", *STATIC)}
+    etags = {name: '"' + hashlib.sha256(data).hexdigest()[:16] + '"' for name, data in files.items()}
+
+    def send(request: Request, name: str, media_type: str) -> Response:
+        headers = {**SECURITY_HEADERS, "Cache-Control": "no-cache", "ETag": etags[name]}
+        if request.headers.get("if-none-match") == etags[name]:
+            return Response(status_code=304, headers=headers)
+        return Response(files[name], media_type=media_type, headers=headers)
+
+    def shell(request: Request) -> Response:
+        return send(request, "index.html", "text/html; charset=utf-8")
+
+    for path in PAGES:
+        app.add_api_route(path, shell, methods=["GET"], include_in_schema=False, response_class=HTMLResponse)
+
+    @app.get("/static/{name}", include_in_schema=False)
+    def static(request: Request, name: str) -> Response:
+        if name not in STATIC:
+            return JSONResponse(NotFoundError(f"no static file {name!r}").to_body(), status_code=404)
+        return send(request, name, STATIC[name])
+
+    @app.get("/api/web/links", tags=["web"])
+    def links(request: Request, uri: str) -> JSONResponse:
+        engine: Engine = request.app.state.engine
+        with engine.lock:
+            return JSONResponse(doc_links(engine, uri).dump())
+
+    @app.get("/api/web/source", tags=["web"])
+    def source(request: Request, uri: str) -> JSONResponse:
+        engine: Engine = request.app.state.engine
+        with engine.lock:
+            return JSONResponse(doc_source(engine, uri).dump())

@@ -1,0 +1,252 @@
+"""The Web UI in a real browser: Debian's chromium driven by Playwright against `gno serve`.
+
+One real `gno serve` subprocess per module, on a free loopback port, over a copy of the fixture
+corpus in its own gno home. The flows are the ones a user depends on: search → open → edit →
+save → the new text is searchable; a save over a file that changed meanwhile shows a conflict
+and leaves the file alone; capture creates a note; status syncs. Every request the page makes
+is recorded, and none may leave the server's origin.
+
+Skipped only when /usr/bin/chromium is missing (CI installs it: `apt-get install -y chromium`).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+if not Path(CHROMIUM).exists():
+    pytest.skip("chromium is not installed (apt-get install -y chromium)", allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "corpus"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@dataclass
+class Server:
+    base: str
+    notes: Path
+    env: dict[str, str]
+    requests: list[str] = field(default_factory=list)
+
+    def gno(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "gno", *args], env=self.env, capture_output=True, text=True, timeout=120
+        )
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    root = tmp_path_factory.mktemp("web-ui")
+    notes = root / "notes"
+    shutil.copytree(FIXTURES, notes)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GNO_")}
+    env.update(
+        GNO_CONFIG_DIR=str(root / "config"),
+        GNO_DATA_DIR=str(root / "data"),
+        GNO_CACHE_DIR=str(root / "cache"),
+        HOME=str(root),
+        HF_HUB_OFFLINE="1",
+        NO_COLOR="1",
+    )
+    port = _free_port()
+    srv = Server(f"http://127.0.0.1:{port}", notes, env)
+    for args in (("init",), ("collection", "add", str(notes), "--name", "notes"), ("update",)):
+        cp = srv.gno(*args)
+        assert cp.returncode == 0, cp.stderr
+    log = (root / "serve.log").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gno", "serve", "--port", str(port)], env=env, stdout=log, stderr=subprocess.STDOUT
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(srv.base + "/api/health", timeout=2).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise RuntimeError("gno serve did not start: " + (root / "serve.log").read_text()) from None
+                time.sleep(0.1)
+        yield srv
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Browser, server: Server) -> Iterator[Page]:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = ctx.new_page()
+    pg.set_default_timeout(15000)
+    pg.on("request", lambda req: server.requests.append(req.url))
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield pg
+    ctx.close()
+    assert not errors, errors
+    foreign = [u for u in server.requests if not u.startswith(server.base + "/")]
+    assert not foreign, f"requests left the origin: {foreign}"
+
+
+def search(page: Page, text: str) -> None:
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "q"
+    page.keyboard.type(text)
+    page.keyboard.press("Enter")
+
+
+def test_search_open_edit_save_then_search_finds_the_new_text(page: Page, server: Server) -> None:
+    page.goto(server.base + "/")
+    search(page, "revert job")
+    first = page.locator(".result h3 a").first
+    expect(first).to_have_text("Rollback")
+    first.click()
+    expect(page.locator("#doc-body h1")).to_have_text("Rollback")
+    expect(page.locator("#doc-uri")).to_have_text("gno://notes/rollback.md")
+    expect(page.locator(".side")).to_contain_text("Deploy process")  # backlink from deploy.md
+    page.click("#edit-link")
+    editor = page.locator("#editor")
+    expect(editor).to_have_value((server.notes / "rollback.md").read_text())
+    editor.press("End")
+    editor.fill(editor.input_value() + "\nThe quokkaflux drill runs monthly.\n")
+    page.click("#save")
+    expect(page.locator("#doc-body")).to_contain_text("quokkaflux drill")
+    assert page.url.startswith(server.base + "/doc?uri=")
+    assert "The quokkaflux drill runs monthly." in (server.notes / "rollback.md").read_text()
+    page.fill("#q", "quokkaflux")
+    page.keyboard.press("Enter")
+    expect(page.locator(".result h3 a").first).to_have_text("Rollback")
+    expect(page.locator("#result-count")).to_contain_text("1 of 1")
+
+
+def test_a_conflicting_save_shows_a_conflict_and_does_not_overwrite(page: Page, server: Server) -> None:
+    target = server.notes / "projects" / "languages.md"
+    page.goto(server.base + "/edit?uri=" + "gno://notes/projects/languages.md")
+    editor = page.locator("#editor")
+    expect(editor).to_have_value(target.read_text())
+    theirs = target.read_text() + "\nChanged by someone else on disk.\n"
+    target.write_text(theirs)
+    editor.fill("# Languages\n\nMy edit from the browser.\n")
+    page.click("#save")
+    expect(page.locator("#conflict")).to_contain_text("changed on disk")
+    assert target.read_text() == theirs
+    assert "/edit?uri=" in page.url
+    expect(editor).to_have_value("# Languages\n\nMy edit from the browser.\n")  # the user's text survives
+    page.click("#conflict button")
+    expect(editor).to_have_value(theirs)
+
+
+def test_a_change_that_was_reindexed_meanwhile_is_still_a_conflict(page: Page, server: Server) -> None:
+    target = server.notes / "archive" / "old.md"
+    page.goto(server.base + "/edit?uri=" + "gno://notes/archive/old.md")
+    editor = page.locator("#editor")
+    expect(editor).to_have_value(target.read_text())
+    theirs = target.read_text() + "\nSynced edit from another machine.\n"
+    target.write_text(theirs)
+    assert server.gno("update").returncode == 0  # the docid the editor holds is gone now
+    editor.fill("# Old notes\n\nMine.\n")
+    page.click("#save")
+    expect(page.locator("#conflict")).to_be_visible()
+    assert target.read_text() == theirs
+
+
+def test_capture_creates_a_note(page: Page, server: Server) -> None:
+    page.goto(server.base + "/capture")
+    page.fill("#cap-title", "Zebra standup")
+    page.fill("#cap-tags", "meeting, zebra")
+    page.fill("#cap-content", "# Zebra standup\n\nWe agreed the xylograph rollout starts Monday.\n")
+    page.click("#cap-submit")
+    link = page.locator("#cap-link")
+    expect(link).to_contain_text("gno://notes/")
+    created = list(server.notes.rglob("*.md"))
+    assert any("xylograph rollout" in p.read_text() for p in created)
+    link.click()
+    expect(page.locator("#doc-body")).to_contain_text("xylograph rollout starts Monday")
+    expect(page.locator(".doc-head .facets")).to_contain_text("#zebra")
+    search(page, "xylograph")
+    expect(page.locator(".result h3 a").first).to_have_text("Zebra standup")
+
+
+def test_status_page_syncs(page: Page, server: Server) -> None:
+    (server.notes / "synced-later.md").write_text("# Synced later\n\nA note the index has not seen.\n")
+    page.goto(server.base + "/status")
+    expect(page.locator("#status-collections")).to_contain_text("notes")
+    page.click("#sync-now")
+    expect(page.locator("#flash")).to_contain_text("1 added")
+    cp = server.gno("search", "index has not seen", "--files")
+    assert "synced-later.md" in cp.stdout
+
+
+def test_browse_filters_and_safe_markdown(page: Page, server: Server) -> None:
+    (server.notes / "unsafe.md").write_text(
+        "# Unsafe\n\n<script>window.pwned = 1</script>\n\n[click](javascript:window.pwned=2) and "
+        '<img src=x onerror="window.pwned=3"> and [[rollback]] and [ext](https://example.com/x)\n\n'
+        "- [ ] todo\n- **bold** `code`\n\n```\n<b>not bold</b>\n```\n"
+    )
+    assert server.gno("update").returncode == 0
+    page.goto(server.base + "/browse?c=notes")
+    page.click("text=Unsafe")
+    body = page.locator("#doc-body")
+    expect(body.locator("h1")).to_have_text("Unsafe")
+    assert page.evaluate("window.pwned") is None
+    assert body.locator("script").count() == 0 and body.locator("img").count() == 0
+    assert body.locator("a[href^='javascript']").count() == 0
+    expect(body.locator("a.wikilink")).to_have_attribute("href", "/doc?uri=" + "gno%3A%2F%2Fnotes%2Frollback.md")
+    expect(body.locator("a[href='https://example.com/x']")).to_have_attribute("rel", "noopener noreferrer")
+    expect(body.locator("pre code")).to_have_text("<b>not bold</b>")
+    expect(body.locator("strong")).to_have_text("bold")
+    page.click("a.wikilink")
+    expect(page.locator("#doc-uri")).to_have_text("gno://notes/rollback.md")
+
+
+def test_mode_collection_and_tag_filters(page: Page, server: Server) -> None:
+    page.goto(server.base + "/")
+    expect(page.locator("#collection option[value='notes']")).to_have_count(1)
+    page.select_option("#mode", "hybrid")
+    page.select_option("#collection", "notes")
+    page.fill("#tags", "release")
+    page.fill("#q", "deploy")
+    page.press("#q", "Enter")
+    expect(page.locator(".result h3 a")).to_have_text(["Deploy process"])
+    assert "mode=hybrid" in page.url and "c=notes" in page.url and "tags=release" in page.url
+    page.fill("#tags", "")
+    page.select_option("#mode", "lexical")
+    expect(page.locator(".result")).not_to_have_count(1)
+    page.locator(".facets .tag", has_text="#release").first.click()
+    expect(page.locator(".result h3 a")).to_have_text(["Deploy process"])
+    assert "tags=release" in page.url

@@ -1,0 +1,140 @@
+"""Web UI routes over HTTP (starlette's TestClient on `create_app`): the shell, its static files,
+and the read-only `/api/web/*` helpers the document view and the editor rely on."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from gno.engine import Engine
+from gno.http.app import create_app
+
+PAGES = ["/", "/search?q=x", "/browse", "/doc?uri=gno://notes/deploy.md", "/edit?uri=x", "/capture", "/status"]
+
+
+@pytest.fixture
+def client(engine: Engine) -> Iterator[TestClient]:
+    with TestClient(create_app(engine, mcp=False), base_url="http://127.0.0.1:3000") as c:
+        yield c
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_pages_serve_the_local_shell(client: TestClient, path: str) -> None:
+    r = client.get(path)
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("text/html")
+    html = r.text
+    assert "<html" in html.lower() and 'id="q"' in html and "search" in html.lower()
+    assert "http://" not in html and "https://" not in html
+    for url in re.findall(r'(?:src|href)="([^"]+)"', html):
+        assert url.startswith("/") and not url.startswith("//"), url
+    csp = r.headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "connect-src 'self'" in csp and "default-src 'none'" in csp
+
+
+@pytest.mark.parametrize(
+    ("name", "ctype"),
+    [
+        ("app.js", "text/javascript"),
+        ("markdown.js", "text/javascript"),
+        ("app.css", "text/css"),
+        ("favicon.svg", "image/svg+xml"),
+    ],
+)
+def test_static_assets(client: TestClient, name: str, ctype: str) -> None:
+    r = client.get(f"/static/{name}")
+    assert r.status_code == 200 and r.headers["content-type"].startswith(ctype)
+    if name != "favicon.svg":  # the svg names its XML namespace, which is not a fetch
+        assert "http://" not in r.text and "https://" not in r.text
+    assert not re.search(r"//cdn|cdn\.|unpkg|jsdelivr|googleapis|@import", r.text, flags=re.I)
+
+
+@pytest.mark.parametrize("name", ["nope.js", "..%2Fstatic%2Fapp.js", "index.html"])
+def test_unknown_static_is_404(client: TestClient, name: str) -> None:
+    assert client.get(f"/static/{name}").status_code == 404
+
+
+def test_links_and_backlinks(client: TestClient) -> None:
+    r = client.get("/api/web/links", params={"uri": "gno://notes/deploy.md"})
+    assert r.status_code == 200
+    body = r.json()
+    assert body["uri"] == "gno://notes/deploy.md"
+    out = {(x["uri"], x["type"]) for x in body["links"]}
+    assert ("gno://notes/rollback.md", "wiki") in out
+    assert ("gno://notes/projects/runbook.md", "markdown") in out
+    back = {x["uri"] for x in body["backlinks"]}
+    assert "gno://notes/projects/runbook.md" in back  # runbook links [[deploy#Rollback|…]]
+    r = client.get("/api/web/links", params={"uri": "gno://notes/rollback.md"})
+    assert "gno://notes/deploy.md" in {x["uri"] for x in r.json()["backlinks"]}
+
+
+def test_unknown_doc_is_the_api_error_envelope(client: TestClient) -> None:
+    for path in ("/api/web/links", "/api/web/source"):
+        r = client.get(path, params={"uri": "gno://notes/missing.md"})
+        assert r.status_code == 404
+        assert r.json()["error"]["code"] == "NOT_FOUND"
+
+
+def test_source_is_the_file_on_disk_with_its_hash(client: TestClient, corpus: Path) -> None:
+    r = client.get("/api/web/source", params={"uri": "gno://notes/deploy.md"})
+    assert r.status_code == 200
+    body = r.json()
+    raw = (corpus / "deploy.md").read_bytes()
+    assert body["sourceHash"] == hashlib.sha256(raw).hexdigest()
+    assert body["content"] == raw.decode() and body["lineEnding"] == "\n" and body["editable"] is True
+    doc = client.get("/api/doc", params={"uri": "gno://notes/deploy.md"}).json()
+    assert doc["sourceHash"] == body["sourceHash"]
+
+
+def test_editor_round_trip_keeps_crlf_and_refuses_stale_saves(client: TestClient, engine: Engine, corpus: Path) -> None:
+    f = corpus / "rollback.md"
+    f.write_bytes(b"# Rollback\r\n\r\nRun the revert job.\r\n")
+    engine.update()
+    src = client.get("/api/web/source", params={"uri": "gno://notes/rollback.md"}).json()
+    assert src["lineEnding"] == "\r\n" and "\r" not in src["content"]
+    edited = src["content"].replace("revert job", "revert job twice").replace("\n", src["lineEnding"])
+    docid = src["docid"].lstrip("#")
+    r = client.put(f"/api/docs/{docid}", json={"content": edited, "expectedSourceHash": src["sourceHash"]})
+    assert r.status_code == 200, r.text
+    assert f.read_bytes() == b"# Rollback\r\n\r\nRun the revert job twice.\r\n"
+    new_docid = r.json()["docid"].lstrip("#")  # a docid follows the content
+    r = client.put(f"/api/docs/{new_docid}", json={"content": "clobber", "expectedSourceHash": src["sourceHash"]})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "CONFLICT"
+    assert f.read_bytes() == b"# Rollback\r\n\r\nRun the revert job twice.\r\n"
+
+
+def test_mixed_line_endings_are_read_only(client: TestClient, engine: Engine, corpus: Path) -> None:
+    (corpus / "mixed.md").write_bytes(b"# Mixed\r\nline\nline\r\n")
+    engine.update()
+    body = client.get("/api/web/source", params={"uri": "gno://notes/mixed.md"}).json()
+    assert body["editable"] is False and "CRLF" in body["reason"]
+
+
+def test_foreign_origin_writes_are_refused(client: TestClient, corpus: Path) -> None:
+    src = client.get("/api/web/source", params={"uri": "gno://notes/deploy.md"}).json()
+    r = client.put(
+        f"/api/docs/{src['docid'].lstrip('#')}",
+        json={"content": "x", "expectedSourceHash": src["sourceHash"]},
+        headers={"Origin": "http://evil.example"},
+    )
+    assert r.status_code == 403 and r.json()["error"]["code"] == "CSRF_VIOLATION"
+    assert (corpus / "deploy.md").read_bytes().startswith(b"---\ntitle: Deploy process")
+    r = client.post(
+        "/api/capture",
+        json={"content": "x", "collection": "notes", "title": "T"},
+        headers={"Origin": "http://127.0.0.1:3000"},
+    )
+    assert r.status_code == 201
+
+
+def test_static_files_revalidate_with_etag(client: TestClient) -> None:
+    r = client.get("/static/app.js")
+    etag = r.headers["etag"]
+    again = client.get("/static/app.js", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.content == b""
+    assert client.get("/", headers={"If-None-Match": client.get("/").headers["etag"]}).status_code == 304
