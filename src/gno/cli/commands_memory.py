@@ -16,12 +16,8 @@ if TYPE_CHECKING:
     from gno.memory.models import AuditResult, RecallResult, RememberResult
 
 identity_options = [
-    click.option(
-        "--caller", default=None, help="Caller identity (default $GNO_MEMORY_CALLER or cli:<user>)."
-    ),
-    click.option(
-        "--session", default=None, help="Session identity (default $GNO_MEMORY_SESSION or ppid:<pid>)."
-    ),
+    click.option("--caller", default=None, help="Caller identity (default $GNO_MEMORY_CALLER or cli:<user>)."),
+    click.option("--session", default=None, help="Session identity (default $GNO_MEMORY_SESSION or ppid:<pid>)."),
 ]
 
 
@@ -46,18 +42,10 @@ def _load_receipt(path: str) -> Any:
 @click.option("--add", "add", is_flag=True, help="Store the fact beside any candidates.")
 @click.option("--supersede", "supersede", default=None, metavar="URI", help="Replace this current fact.")
 @click.option("--predecessor-hash", default=None, metavar="HASH", help="contentHash of the fact to replace.")
-@click.option(
-    "--decision", type=click.Choice(["add", "supersede"]), default=None, help="Same as --add/--supersede."
-)
-@click.option(
-    "--predecessor", default=None, metavar="URI", help="With --decision supersede: the URI to replace."
-)
-@click.option(
-    "--receipt", default=None, metavar="FILE", help="A saved `gno recall --json` output (or its receipt)."
-)
-@click.option(
-    "--derived-from", "derived_from", multiple=True, help="Declared origin of the text (repeatable)."
-)
+@click.option("--decision", type=click.Choice(["add", "supersede"]), default=None, help="Same as --add/--supersede.")
+@click.option("--predecessor", default=None, metavar="URI", help="With --decision supersede: the URI to replace.")
+@click.option("--receipt", default=None, metavar="FILE", help="A saved `gno recall --json` output (or its receipt).")
+@click.option("--derived-from", "derived_from", multiple=True, help="Declared origin of the text (repeatable).")
 @click.option("--source", default=None, help="Free-text evidence for the fact (recorded).")
 @identity_options[0]
 @identity_options[1]
@@ -137,9 +125,7 @@ def remember(
 @click.option("-s", "--scope", "scopes", multiple=True, help="Scope (repeatable, 1–8; required).")
 @click.option("-c", "--collection", default=None, help="Memory-managed collection (default: the only one).")
 @click.option("--max-facts", default=8, show_default=True, type=int, help="At most this many facts.")
-@click.option(
-    "--max-tokens", default=512, show_default=True, type=int, help="Token budget (UTF-8 bytes / 4)."
-)
+@click.option("--max-tokens", default=512, show_default=True, type=int, help="Token budget (UTF-8 bytes / 4).")
 @identity_options[0]
 @identity_options[1]
 @json_option

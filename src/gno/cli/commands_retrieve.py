@@ -23,9 +23,7 @@ def filter_options(f: Any) -> Any:
         [
             click.option("-n", "--limit", default=10, show_default=True, type=int, help="Maximum results."),
             click.option("-c", "--collection", default=None, help="Only this collection."),
-            click.option(
-                "--min-score", default=0.0, type=float, help="Drop hits below this normalised score."
-            ),
+            click.option("--min-score", default=0.0, type=float, help="Drop hits below this normalised score."),
             click.option("--tags-any", default=None, help="Comma-separated tags; a hit has at least one."),
             click.option("--tags-all", default=None, help="Comma-separated tags; a hit has all of them."),
         ]
@@ -39,9 +37,7 @@ def _embed_progress(as_json: bool) -> tuple[Any, Any]:
         return None, None
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    prog = Progress(
-        TextColumn("embed"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True
-    )
+    prog = Progress(TextColumn("embed"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True)
     task = prog.add_task("embed", total=None)
 
     def cb(done: int, total: int) -> None:
@@ -132,9 +128,7 @@ def index(
 
     def render(r: Any) -> None:
         for c in r.sync.collections:
-            click.echo(
-                f"{c.name}: {c.scanned} files · {c.added} added · {c.updated} updated · {c.inactivated} removed"
-            )
+            click.echo(f"{c.name}: {c.scanned} files · {c.added} added · {c.updated} updated · {c.inactivated} removed")
         if r.embed is not None:
             _render_embed(r.embed)
         else:
@@ -217,9 +211,7 @@ def query() -> None:
 @click.option("--fast", is_flag=True, help="No graph expansion, no re-scoring.")
 @click.option("--thorough", is_flag=True, help="Adds pseudo-relevance feedback; 40 candidates.")
 @click.option("--graph/--no-graph", default=True, help="One-hop link expansion (default on).")
-@click.option(
-    "-C", "--candidate-limit", type=int, default=None, help="Candidates re-scored (20; 40 thorough)."
-)
+@click.option("-C", "--candidate-limit", type=int, default=None, help="Candidates re-scored (20; 40 thorough).")
 @click.option("--explain", is_flag=True, help="Stage timings and ranks on stderr.")
 @click.option("--full", is_flag=True)
 @click.option("--line-numbers", is_flag=True)
@@ -309,9 +301,7 @@ def query_diagnose(
             rank = "-" if s.rank is None else str(s.rank)
             drop = f"  dropped: {s.drop_reason}" if s.drop_reason else ""
             why = f" ({s.reason})" if s.reason and s.status == "skipped" else ""
-            click.echo(
-                f"  {s.name:<8} {s.status:<7} present={str(s.present).lower():<5} rank={rank:<4}{drop}{why}"
-            )
+            click.echo(f"  {s.name:<8} {s.status:<7} present={str(s.present).lower():<5} rank={rank:<4}{drop}{why}")
         click.echo(r.verdict)
 
     run(
@@ -369,9 +359,7 @@ def bench(
     run(
         ctx,
         as_json,
-        lambda e: e.bench(
-            fixture, modes=modes or ("bm25", "hybrid"), top_k=top_k, candidate_limit=candidate_limit
-        ),
+        lambda e: e.bench(fixture, modes=modes or ("bm25", "hybrid"), top_k=top_k, candidate_limit=candidate_limit),
         render,
     )
 

@@ -43,12 +43,8 @@ def _is_loopback(host: str) -> bool:
     type=click.Path(dir_okay=False),
     help="Bearer token file (required off loopback).",
 )
-@click.option(
-    "--allowed-origin", "allowed_origins", multiple=True, help="Extra origin allowed to make writes."
-)
-@click.option(
-    "--enable-write", is_flag=True, help="Enable the MCP write tools at /mcp (or GNO_MCP_ENABLE_WRITE=1)."
-)
+@click.option("--allowed-origin", "allowed_origins", multiple=True, help="Extra origin allowed to make writes.")
+@click.option("--enable-write", is_flag=True, help="Enable the MCP write tools at /mcp (or GNO_MCP_ENABLE_WRITE=1).")
 @click.pass_context
 def serve(
     ctx: click.Context,
@@ -118,9 +114,7 @@ def mcp(ctx: click.Context, enable_write: bool) -> None:
     show_default=True,
 )
 @click.option("--enable-write", is_flag=True, help="Configure the server with write tools.")
-@click.option(
-    "--write", "install", is_flag=True, help="Install into the client's config file (backup first)."
-)
+@click.option("--write", "install", is_flag=True, help="Install into the client's config file (backup first).")
 @json_option
 @click.pass_context
 def mcp_config(ctx: click.Context, target: str, enable_write: bool, install: bool, as_json: bool) -> None:
@@ -138,9 +132,7 @@ def mcp_config(ctx: click.Context, target: str, enable_write: bool, install: boo
 @click.command()
 @click.argument("content", nargs=-1)
 @click.option("--stdin", "from_stdin", is_flag=True, help="Read the content from standard input.")
-@click.option(
-    "--file", "from_file", type=click.Path(exists=True, dir_okay=False), help="Read the content from a file."
-)
+@click.option("--file", "from_file", type=click.Path(exists=True, dir_okay=False), help="Read the content from a file.")
 @click.option("-c", "--collection", default=None, help="Collection to capture into.")
 @click.option("--title", default=None, help="Note title (also names the file).")
 @click.option("--path", default=None, help="Exact path inside the collection.")
@@ -195,9 +187,7 @@ def capture(
         text = sys.stdin.read()
     elif from_file:
         text = Path(from_file).read_text(encoding="utf-8", errors="replace")
-    src = CaptureSource(
-        kind=source_kind, url=source_url, title=source_title, author=source_author, date=source_date
-    )
+    src = CaptureSource(kind=source_kind, url=source_url, title=source_title, author=source_author, date=source_date)
 
     def call(e):  # type: ignore[no-untyped-def]
         req = CaptureRequest(

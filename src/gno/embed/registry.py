@@ -141,9 +141,7 @@ def _load_default(*, threads: int | None, batch_size: int | None, warm: bool) ->
                 "default embedder falls back to %s (%s)", embedder.model_id, "; ".join(reasons)
             )
         return embedder
-    raise EmbedderUnavailable(
-        "no local embedding model can be loaded (" + "; ".join(reasons) + ")", embedder="default"
-    )
+    raise EmbedderUnavailable("no local embedding model can be loaded (" + "; ".join(reasons) + ")", embedder="default")
 
 
 def available_embedders(*, deep: bool = False, remote: str | None = None) -> list[dict[str, Any]]:

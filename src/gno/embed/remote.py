@@ -210,9 +210,7 @@ class RemoteEmbedder:
         texts = list(texts)
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        parts = [
-            self._request(texts[i : i + self._batch_size]) for i in range(0, len(texts), self._batch_size)
-        ]
+        parts = [self._request(texts[i : i + self._batch_size]) for i in range(0, len(texts), self._batch_size)]
         return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=0)
 
     def embed_query(self, text: str) -> npt.NDArray[np.float32]:

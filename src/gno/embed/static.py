@@ -94,9 +94,7 @@ class WordLlamaEmbedder:
         tokenizer = pkg / "tokenizers" / TOKENIZER_FILE
         for path in (weights, tokenizer):
             if not path.is_file():
-                raise EmbedderUnavailable(
-                    f"{path.name} is missing from the wordllama package at {pkg}", embedder=_NAME
-                )
+                raise EmbedderUnavailable(f"{path.name} is missing from the wordllama package at {pkg}", embedder=_NAME)
         self._pkg_dir = pkg
         self._dim = dim
         self._max_tokens = max_tokens

@@ -63,9 +63,7 @@ _CONFUSABLES = str.maketrans(
         "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
     }
 )  # fmt: skip
-_LEET = str.maketrans(
-    {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s", "!": "i"}
-)
+_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s", "!": "i"})
 _HSPACE_RE = re.compile(r"[^\S\n]+")
 _NEWLINES_RE = re.compile(r"\n\s*\n+")
 # Unicode general category Cf (format characters): zero-width, bidi controls, tags, soft hyphen...
@@ -305,9 +303,7 @@ _ROLE_SMUGGLING = (
         r"(?:(?:helpful|harmless|honest|friendly|smart|expert|advanced|powerful|unrestricted|unfiltered|uncensored"
         r"|evil|virtual|large|new|different|malicious)\s+){1,2}(?:ai\s+)?(?:assistant|chatbot|language\s+model|llm"
         r"|ai|bot|model)\b"
-        r"|(?<!if )(?<!whether )\b"
-        + _YOU_ARE
-        + r"\s+(?:a|an)\s+(?:ai|chatbot|language\s+model|llm|ai\s+assistant)\b"
+        r"|(?<!if )(?<!whether )\b" + _YOU_ARE + r"\s+(?:a|an)\s+(?:ai|chatbot|language\s+model|llm|ai\s+assistant)\b"
         r"(?!\s+(?:researcher|engineer|expert|enthusiast|fan|skeptic))",
         ("you are", "you're"),
     ),

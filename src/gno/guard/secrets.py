@@ -147,11 +147,7 @@ def _looks_random(value: str, min_len: int = 8) -> bool:
 
 
 def _has_base62_mix(value: str) -> bool:
-    return (
-        any(c.isdigit() for c in value)
-        and any(c.isupper() for c in value)
-        and any(c.islower() for c in value)
-    )
+    return any(c.isdigit() for c in value) and any(c.isupper() for c in value) and any(c.islower() for c in value)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -202,9 +198,7 @@ _FORMAT_RULES: tuple[_FormatRule, ...] = (
         r"PuTTY-User-Key-File-\d:[\s\S]{0,20000}?Private-MAC: ?[0-9a-fA-F]+",
         ("PuTTY-User-Key",),
     ),
-    _fmt(
-        "age-secret-key", r"\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b", ("AGE-SECRET-KEY-",)
-    ),
+    _fmt("age-secret-key", r"\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b", ("AGE-SECRET-KEY-",)),
     _fmt("anthropic-key", rf"\bsk-ant-(?:[a-z]{{2,8}}\d{{2}}-)?{_B64URL}{{20,}}{_END}", ("sk-ant-",)),
     _fmt(
         "openai-key",
