@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 
 from gno import __version__
@@ -132,6 +133,12 @@ def create_app(
                 f"invalid request: {'.'.join(first['loc'])}: {first['msg']}", details={"errors": errors[:20]}
             )
         )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = ErrorCode.NOT_FOUND if exc.status_code == 404 else ErrorCode.VALIDATION
+        err = ValidationError(str(exc.detail), code=code)
+        return JSONResponse(err.to_body(), status_code=exc.status_code, headers=getattr(exc, "headers", None))
 
     @app.exception_handler(Exception)
     async def _crash(_: Request, exc: Exception) -> JSONResponse:

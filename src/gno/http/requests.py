@@ -48,7 +48,7 @@ class RememberBody(Identity):
     text: str
     scopes: list[str] = Field(default_factory=list)
     collection: str | None = None
-    decision: Literal["add", "supersede"] | None = None
+    decision: str | None = None  # validated by the engine: MEMORY_DECISION_INVALID on every surface
     predecessor_uri: str | None = None
     predecessor_hash: str | None = None
     receipt: dict[str, Any] | None = None

@@ -13,6 +13,7 @@ server never loads a model per call.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
@@ -79,11 +80,18 @@ def identity(ctx: Context[Any, Any], instance_id: str) -> tuple[str, str]:
     if not session:
         conn = getattr(ctx.session, "_connection", None)
         session = getattr(conn, "session_id", None)
+    if not session and headers is not None:
+        # 2026-07-28 Streamable HTTP is sessionless: derive the session per authenticated caller
+        auth = headers.get("authorization", "")
+        digest = hashlib.sha256(f"{instance_id}\n{caller}\n{auth}".encode()).hexdigest()[:16]
+        session = f"{instance_id}:caller-{digest}"
     return caller, session or instance_id
 
 
 def build_mcp(engine: Engine, *, enable_write: bool, instance_id: str) -> GnoMCPServer:
-    srv = GnoMCPServer(name="gno", instructions=INSTRUCTIONS, enable_write=enable_write, warn_on_duplicate_tools=False)
+    # log_level WARNING: the SDK configures the root logger; keep embedding apps quiet
+    srv = GnoMCPServer(name="gno", instructions=INSTRUCTIONS, enable_write=enable_write, warn_on_duplicate_tools=False,
+                       log_level="WARNING")
 
     async def call(fn: Callable[[], GnoModel], *, write: bool = False) -> CallToolResult:
         if write and not srv.enable_write:
@@ -181,7 +189,7 @@ def build_mcp(engine: Engine, *, enable_write: bool, instance_id: str) -> GnoMCP
         text: str,
         scopes: list[str] | None = None,
         collection: str | None = None,
-        decision: Literal["add", "supersede"] | None = None,
+        decision: str | None = None,
         predecessorUri: str | None = None,
         predecessorHash: str | None = None,
         receipt: dict[str, Any] | None = None,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Any
 
-from gno.errors import ErrorCode, RuntimeFailure, ValidationError, make_error
+from gno.errors import ErrorCode, NotFoundError, RuntimeFailure, ValidationError, make_error
 from gno.fsio import atomic_write_bytes
 from gno.models import DocUpdateResult
 from gno.store import documents as docs
@@ -30,7 +30,7 @@ def update_doc(
             "expectedSourceHash (the sourceHash you read, 64 hex) is required",
             details={"field": "expectedSourceHash"},
         )
-    row = engine.resolve(ref)
+    row = _resolve_for_edit(engine, ref)
     coll = engine.collection(row.collection)
     path = coll.root / row.rel_path
     with engine.lease(lock_wait):
@@ -71,3 +71,21 @@ def update_doc(
         title=new.title,
         sync={"status": "completed"},
     )
+
+
+def _resolve_for_edit(engine: Engine, ref: str) -> docs.DocRow:
+    """The document to edit; a docid the document had before its last change still names it.
+
+    A docid follows the content, so a writer holding an old docid raced another writer: that
+    is a CONFLICT to report with the current hash, not a missing document.
+    """
+    try:
+        return engine.resolve(ref)
+    except NotFoundError:
+        if not ref.strip().startswith("#"):
+            raise
+        doc_id = docs.doc_id_by_past_docid(engine.store, ref.strip().lower())
+        row = docs.doc_by_id(engine.store, doc_id) if doc_id is not None else None
+        if row is None or not row.active:
+            raise
+        return row

@@ -1,0 +1,396 @@
+"""Benchmark the surfaces (issue 4): recall over REST and MCP Streamable HTTP vs in-process.
+
+Why: a resident server is only worth running if the surface adds little to the engine call. Target:
+surface overhead <= 3 ms p95 over the in-process figure.
+
+Setup: a fresh gno home in a temp folder with a memory-managed collection of N fact files (default
+10,000) written directly in the fact-file format (`serialize_fact`, `content_hash`, `record_id_for`,
+`fact_rel_path`), spread over 20 scopes, then indexed with `gno update`. Then `gno serve` is started
+as a real subprocess on a free loopback port and, with the same query sequence on every surface:
+
+- in-process: `Engine.recall(req)` (what REST runs) and `Engine.recall(req, semantic=False)` (what
+  MCP runs: lexical leg only), in this process on the same index;
+- REST: `POST /api/memory/recall` with one keep-alive httpx client;
+- MCP: `gno_recall` over Streamable HTTP at `/mcp`, one `mcp.Client` session;
+- MCP without HTTP (diagnostic): the SDK's in-memory `Client` over `build_mcp(...)` in this process,
+  to split the MCP overhead into tool layer and transport.
+
+Each surface gets `--warmup` uncounted calls, then `--calls` sequential timed calls (default 500).
+Reports p50/p95 per surface and the overhead (surface minus its in-process counterpart).
+
+Usage: ``python bench/surfaces.py [--facts 10000] [--calls 500] [--json] [--keep DIR]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[1]
+
+try:
+    from gno.memory.records import content_hash, fact_rel_path, record_id_for, serialize_fact
+except ImportError:  # running from a checkout without the package installed
+    sys.path.insert(0, str(REPO / "src"))
+    from gno.memory.records import content_hash, fact_rel_path, record_id_for, serialize_fact
+
+TARGET_OVERHEAD_MS = 3.0
+N_SCOPES = 20
+CALLER = "bench:surfaces"
+SESSION = "bench-session"
+
+SERVICES = [
+    "payments", "billing", "search", "auth", "gateway", "ledger", "mailer", "scheduler", "reports",
+    "profiles", "inventory", "checkout", "catalog", "pricing", "shipping", "notifications", "analytics",
+    "exports", "imports", "webhooks",
+]  # fmt: skip
+TOPICS = [
+    ("deploys", "from the main branch", "from release tags", "on Tuesdays", "behind a feature flag"),
+    ("migrations", "run before deploys", "need a dry run", "are reviewed by the DBA", "are reversible"),
+    ("alerts", "page the on-call", "go to the team channel", "are muted at night", "have runbooks"),
+    ("backups", "run nightly", "are kept for 30 days", "are tested monthly", "are encrypted"),
+    ("tests", "must pass on CI", "run in parallel", "use fixtures only", "cover the API"),
+    ("secrets", "live in the vault", "rotate quarterly", "are never logged", "need two reviewers"),
+    ("incidents", "get a postmortem", "are declared in chat", "have a commander", "update the status page"),
+    ("releases", "are tagged weekly", "need a changelog", "ship on Thursdays", "are announced"),
+]
+
+
+# -- data ----------------------------------------------------------------------------------------------
+
+
+def scope_of(i: int) -> str:
+    return f"project:p{i % N_SCOPES:02d}"
+
+
+def write_facts(memory: Path, n: int, seed: int = 7) -> None:
+    """N fact files in the fact-file format, each in 1 (sometimes 2) of N_SCOPES scopes."""
+    rnd = random.Random(seed)
+    for i in range(n):
+        svc = SERVICES[rnd.randrange(len(SERVICES))]
+        topic, *clauses = TOPICS[rnd.randrange(len(TOPICS))]
+        text = f"The {svc} service {topic} {rnd.choice(clauses)} (note {i})."
+        scopes = [scope_of(i)] + ([scope_of(i + 7)] if i % 5 == 0 else [])
+        day = 1 + i % 28
+        created = f"2026-01-{day:02d}T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}.000Z"
+        chash = content_hash(text)
+        rid = record_id_for(chash, created, CALLER, SESSION)
+        path = memory / fact_rel_path(rid, created)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(
+            serialize_fact(
+                text=text,
+                record_id=rid,
+                scopes=scopes,
+                caller=CALLER,
+                session=SESSION,
+                created_at=created,
+                chash=chash,
+            ),
+            encoding="utf-8",
+        )
+
+
+def queries(n: int, seed: int = 11) -> list[tuple[str, str]]:
+    """(query, scope) pairs: a service and a topic word, in one scope."""
+    rnd = random.Random(seed)
+    out = []
+    for _ in range(n):
+        topic = TOPICS[rnd.randrange(len(TOPICS))][0]
+        out.append((f"{rnd.choice(SERVICES)} {topic}", scope_of(rnd.randrange(N_SCOPES))))
+    return out
+
+
+def gno_cmd(*args: str) -> list[str]:
+    return [sys.executable, "-m", "gno", *args]
+
+
+def setup_home(root: Path, n_facts: int) -> dict[str, str]:
+    """Write the config and the facts, index them with `gno update`; return the GNO_* environment."""
+    env = {
+        "GNO_CONFIG_DIR": str(root / "config"),
+        "GNO_DATA_DIR": str(root / "data"),
+        "GNO_CACHE_DIR": str(root / "cache"),
+    }
+    memory = root / "memory"
+    memory.mkdir(parents=True, exist_ok=True)
+    cfg = root / "config" / "index.yml"
+    cfg.parent.mkdir(parents=True, exist_ok=True)
+    cfg.write_text(
+        f'version: "1.0"\ncollections:\n  - name: memory\n    path: {json.dumps(str(memory))}\n'
+        '    pattern: "**/*.md"\n    memoryManaged: true\n',
+        encoding="utf-8",
+    )
+    t0 = time.perf_counter()
+    write_facts(memory, n_facts)
+    t1 = time.perf_counter()
+    subprocess.run(gno_cmd("update"), env={**os.environ, **env}, check=True, stdout=subprocess.DEVNULL)
+    t2 = time.perf_counter()
+    print(
+        f"setup: {n_facts} facts written in {t1 - t0:.1f}s, `gno update` {t2 - t1:.1f}s  ({root})",
+        file=sys.stderr,
+    )
+    return env
+
+
+# -- servers ----------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def gno_serve(env: dict[str, str], log: Path) -> Iterator[str]:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    with log.open("wb") as fh:
+        proc = subprocess.Popen(
+            gno_cmd("serve", "--port", str(port)), env={**os.environ, **env}, stdout=fh, stderr=subprocess.STDOUT
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"gno serve exited {proc.returncode}: {log.read_text(errors='replace')}")
+            try:
+                if httpx.get(f"{url}/api/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("gno serve did not start")
+            time.sleep(0.05)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=15)
+
+
+# -- timing ------------------------------------------------------------------------------------------
+
+
+def percentile(sorted_ms: list[float], p: float) -> float:
+    """Nearest-rank percentile of an ascending list."""
+    k = max(0, min(len(sorted_ms) - 1, int(round(p / 100 * len(sorted_ms) + 0.5)) - 1))
+    return sorted_ms[k]
+
+
+def summarize(samples_ms: list[float]) -> dict[str, float]:
+    s = sorted(samples_ms)
+    return {
+        "n": len(s),
+        "p50_ms": round(percentile(s, 50), 3),
+        "p95_ms": round(percentile(s, 95), 3),
+        "mean_ms": round(sum(s) / len(s), 3),
+        "max_ms": round(s[-1], 3),
+    }
+
+
+def time_calls(fn: Callable[[str, str], list[str]], qs: list[tuple[str, str]], warmup: int) -> tuple[list[float], int]:
+    """Time fn over qs after `warmup` uncounted calls; returns (ms per call, total facts returned)."""
+    for q, s in qs[:warmup]:
+        fn(q, s)
+    out: list[float] = []
+    facts = 0
+    for q, s in qs[warmup:]:
+        t0 = time.perf_counter_ns()
+        uris = fn(q, s)
+        out.append((time.perf_counter_ns() - t0) / 1e6)
+        facts += len(uris)
+    return out, facts
+
+
+def bench_in_process(env: dict[str, str], qs: list[tuple[str, str]], warmup: int, semantic: bool) -> Any:
+    from gno.config import build_settings
+    from gno.engine import Engine
+    from gno.memory.recall import RecallRequest
+
+    engine = Engine(build_settings(env={**os.environ, **env}))
+
+    def call(q: str, s: str) -> list[str]:
+        req = RecallRequest(query=q, scopes=[s], caller=CALLER, session=SESSION)
+        r = engine.recall(req) if semantic else engine.recall(req, semantic=False)
+        return [f.uri for f in r.facts]
+
+    try:
+        return time_calls(call, qs, warmup)
+    finally:
+        engine.close()
+
+
+def bench_rest(url: str, qs: list[tuple[str, str]], warmup: int) -> Any:
+    with httpx.Client(base_url=url, timeout=30) as http:
+
+        def call(q: str, s: str) -> list[str]:
+            r = http.post("/api/memory/recall", json={"query": q, "scopes": [s], "caller": CALLER, "session": SESSION})
+            if r.status_code != 200:
+                raise RuntimeError(f"REST recall answered {r.status_code}: {r.text}")
+            return [f["uri"] for f in r.json()["facts"]]
+
+        return time_calls(call, qs, warmup)
+
+
+async def _bench_mcp(url: str, qs: list[tuple[str, str]], warmup: int, mode: str) -> Any:
+    return await _bench_mcp_server(f"{url}/mcp", qs, warmup, mode)
+
+
+async def _bench_mcp_server(server: Any, qs: list[tuple[str, str]], warmup: int, mode: str = "auto") -> Any:
+    from mcp import Client
+    from mcp_types import Implementation
+
+    async with Client(server, mode=mode, client_info=Implementation(name=CALLER, version="1")) as c:
+
+        async def call(q: str, s: str) -> list[str]:
+            res = await c.call_tool("gno_recall", {"query": q, "scopes": [s]})
+            if res.is_error:
+                raise RuntimeError(f"MCP recall failed: {res.structured_content}")
+            assert res.structured_content is not None
+            return [f["uri"] for f in res.structured_content["facts"]]
+
+        for q, s in qs[:warmup]:
+            await call(q, s)
+        out: list[float] = []
+        facts = 0
+        for q, s in qs[warmup:]:
+            t0 = time.perf_counter_ns()
+            uris = await call(q, s)
+            out.append((time.perf_counter_ns() - t0) / 1e6)
+            facts += len(uris)
+        return out, facts
+
+
+def bench_mcp(url: str, qs: list[tuple[str, str]], warmup: int, mode: str) -> Any:
+    return asyncio.run(_bench_mcp(url, qs, warmup, mode))
+
+
+def bench_mcp_in_memory(env: dict[str, str], qs: list[tuple[str, str]], warmup: int) -> Any:
+    """The MCP tool layer without HTTP: the SDK's in-memory Client over `build_mcp` in this process."""
+    from gno.config import build_settings
+    from gno.engine import Engine
+    from gno.mcp.server import build_mcp
+
+    engine = Engine(build_settings(env={**os.environ, **env}))
+    try:
+        srv = build_mcp(engine, enable_write=False, instance_id="bench")
+        return asyncio.run(_bench_mcp_server(srv, qs, warmup))
+    finally:
+        engine.close()
+
+
+# -- main -------------------------------------------------------------------------------------------
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="gno-bench-surfaces-"))
+    try:
+        if args.keep and (root / "data").exists():
+            env = {k: str(root / v) for k, v in (("GNO_CONFIG_DIR", "config"), ("GNO_DATA_DIR", "data"),
+                                                 ("GNO_CACHE_DIR", "cache"))}  # fmt: skip
+            print(f"setup: reusing {root}", file=sys.stderr)
+        else:
+            env = setup_home(root, args.facts)
+        qs = queries(args.warmup + args.calls)
+        results: dict[str, Any] = {}
+        results["in-process Engine.recall"] = bench_in_process(env, qs, args.warmup, semantic=True)
+        results["in-process Engine.recall(semantic=False)"] = bench_in_process(env, qs, args.warmup, semantic=False)
+        with gno_serve(env, root / "serve.log") as url:
+            results["REST POST /api/memory/recall"] = bench_rest(url, qs, args.warmup)
+            results[f"MCP gno_recall (Streamable HTTP, {args.mcp_mode})"] = bench_mcp(
+                url, qs, args.warmup, args.mcp_mode
+            )
+        # last: building an MCPServer in this process calls logging.basicConfig(INFO, RichHandler), after
+        # which every httpx request of this process would be logged (and timed) by the HTTP rows above
+        results["MCP gno_recall (in-memory Client, no HTTP)"] = bench_mcp_in_memory(env, qs, args.warmup)
+        facts = {name: f for name, (_, f) in results.items()}
+        if len(set(facts.values())) != 1:
+            raise RuntimeError(f"surfaces returned different numbers of facts: {facts}")
+        rows = {name: summarize(ms) for name, (ms, _) in results.items()}
+        base = {
+            "REST POST /api/memory/recall": "in-process Engine.recall",
+            f"MCP gno_recall (Streamable HTTP, {args.mcp_mode})": "in-process Engine.recall(semantic=False)",
+            "MCP gno_recall (in-memory Client, no HTTP)": "in-process Engine.recall(semantic=False)",
+        }
+        for name, ref in base.items():
+            rows[name]["overhead_p50_ms"] = round(rows[name]["p50_ms"] - rows[ref]["p50_ms"], 3)
+            rows[name]["overhead_p95_ms"] = round(rows[name]["p95_ms"] - rows[ref]["p95_ms"], 3)
+            rows[name]["target_met"] = rows[name]["overhead_p95_ms"] <= TARGET_OVERHEAD_MS
+        return {
+            "cpus": os.cpu_count(),
+            "loadavg_1m": round(os.getloadavg()[0], 2),
+            "facts": args.facts,
+            "scopes": N_SCOPES,
+            "calls": args.calls,
+            "warmup": args.warmup,
+            "facts_returned_per_surface": next(iter(facts.values())),
+            "target_overhead_p95_ms": TARGET_OVERHEAD_MS,
+            "surfaces": rows,
+        }
+    finally:
+        if not args.keep:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+def print_table(report: dict[str, Any]) -> None:
+    print(
+        f"recall: {report['calls']} sequential calls per surface (+{report['warmup']} warm-up), "
+        f"{report['facts']} facts in {report['scopes']} scopes, "
+        f"{report['facts_returned_per_surface']} facts returned per surface; "
+        f"{report['cpus']} CPUs, load average {report['loadavg_1m']} at the end"
+    )
+    head = f"{'surface':<46} {'p50 ms':>8} {'p95 ms':>8} {'mean ms':>8} {'max ms':>8} {'+p50':>7} {'+p95':>7}  target"
+    print(head)
+    print("-" * len(head))
+    for name, r in report["surfaces"].items():
+        extra = (
+            f"{r['overhead_p50_ms']:>7.2f} {r['overhead_p95_ms']:>7.2f}  "
+            + ("ok" if r["target_met"] else f"MISSED (> {report['target_overhead_p95_ms']} ms)")
+            if "overhead_p95_ms" in r
+            else f"{'':>7} {'':>7}  (baseline)"
+        )
+        print(f"{name:<46} {r['p50_ms']:>8.2f} {r['p95_ms']:>8.2f} {r['mean_ms']:>8.2f} {r['max_ms']:>8.2f} {extra}")
+    print(f"overhead = surface minus its in-process counterpart; target <= {report['target_overhead_p95_ms']} ms p95")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--facts", type=int, default=10_000, help="fact files to write (default 10000)")
+    ap.add_argument("--calls", type=int, default=500, help="timed recall calls per surface (default 500)")
+    ap.add_argument("--warmup", type=int, default=20, help="uncounted calls per surface first (default 20)")
+    ap.add_argument(
+        "--mcp-mode", default="auto", choices=["auto", "legacy"], help="MCP client mode (auto = 2026-07-28)"
+    )
+    ap.add_argument("--keep", metavar="DIR", help="build (or reuse) the gno home in DIR and keep it")
+    ap.add_argument("--json", action="store_true", help="print the report as JSON")
+    args = ap.parse_args(argv)
+    report = run(args)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print_table(report)
+    return 0 if all(r.get("target_met", True) for r in report["surfaces"].values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,146 @@
+"""The Python SDK (issue 4 §3): `gno.Client.open()` and `gno.Client.connect(url)` are one API.
+
+Same method names and signatures, the same pydantic models from every method, equal objects
+where the call is deterministic, and the public names of `gno` pinned.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+from typing import Any
+
+import pytest
+
+import gno
+from gno.memory.models import RecallResult, RememberResult
+from gno.models import CaptureResult, DocumentResult, DocUpdateResult, SearchResult, StatusResult
+from gno.sdk.client import LocalClient, RemoteClient
+
+from .conftest import CALLER, SCOPE, SESSION, SurfaceEnv, free_port, read_front_matter
+
+PUBLIC_METHODS = {
+    "capture",
+    "close",
+    "collections",
+    "get",
+    "ls",
+    "multi_get",
+    "recall",
+    "remember",
+    "search",
+    "status",
+    "update",
+    "update_doc",
+}
+
+
+def test_gno_all_is_pinned() -> None:
+    assert gno.__all__ == [
+        "BusyError",
+        "Client",
+        "ConflictError",
+        "Engine",
+        "ErrorCode",
+        "GnoError",
+        "NotFoundError",
+        "RuntimeFailure",
+        "ValidationError",
+        "__version__",
+    ]
+    for name in gno.__all__:
+        assert getattr(gno, name) is not None, name
+    assert gno.Client is gno.sdk.client.Client
+    assert issubclass(gno.ValidationError, gno.GnoError)
+
+
+def _methods(cls: type) -> dict[str, inspect.Signature]:
+    return {
+        name: inspect.signature(fn)
+        for name, fn in inspect.getmembers(cls, inspect.isfunction)
+        if not name.startswith("_") and name not in ("open", "connect")
+    }
+
+
+def test_local_and_remote_clients_have_the_same_methods_and_signatures() -> None:
+    local, remote = _methods(LocalClient), _methods(RemoteClient)
+    assert set(local) == set(remote)
+    assert PUBLIC_METHODS <= set(local), PUBLIC_METHODS - set(local)
+    for name in local:
+        assert local[name] == remote[name], name
+
+
+def test_open_and_connect_return_clients(env: SurfaceEnv, sdk_local: Any, sdk_remote: Any) -> None:
+    assert isinstance(sdk_local, LocalClient) and isinstance(sdk_local, gno.Client)
+    assert isinstance(sdk_remote, RemoteClient) and isinstance(sdk_remote, gno.Client)
+    with gno.Client.open() as c:
+        assert isinstance(c, LocalClient)
+
+
+def test_every_method_returns_the_same_model_on_both_modes(env: SurfaceEnv, sdk_local: Any, sdk_remote: Any) -> None:
+    def both(fn: str, *args: Any, **kw: Any) -> tuple[Any, Any]:
+        a, b = getattr(sdk_local, fn)(*args, **kw), getattr(sdk_remote, fn)(*args, **kw)
+        assert type(a) is type(b), (fn, type(a), type(b))
+        return a, b
+
+    # search / get: deterministic, so equal objects
+    a, b = both("search", "tuesdays", collection="notes")
+    assert isinstance(a, SearchResult)
+    assert a.results == b.results
+    da, db = a.dump(), b.dump()
+    da["meta"].pop("elapsedMs"), db["meta"].pop("elapsedMs")  # wall time, the only moving field
+    assert da == db
+    assert [h.uri for h in a.results] == ["gno://notes/deploy.md"]
+    a, b = both("get", "notes/deploy.md")
+    assert isinstance(a, DocumentResult)
+    assert a == b
+
+    # status: same model; counts agree (size on disk may move between calls)
+    a, b = both("status")
+    assert isinstance(a, StatusResult)
+    assert (a.documents, [c.name for c in a.collections]) == (b.documents, [c.name for c in b.collections])
+
+    # remember: each mode adds its own fact; the other mode then sees it as `existing`
+    la = sdk_local.remember("Local SDK fact about ferries", scopes=[SCOPE], decision="add")
+    rb = sdk_remote.remember("Remote SDK fact about ferries", scopes=[SCOPE], decision="add")
+    assert type(la) is type(rb) is RememberResult
+    assert (la.outcome, rb.outcome) == ("added", "added")
+    assert la.record is not None and rb.record is not None
+    for rec in (la.record, rb.record):
+        assert (rec.caller, rec.session) == (CALLER, SESSION)
+        fm = read_front_matter(env.memory / rec.uri.removeprefix("gno://memory/"))
+        assert (fm["memory"]["caller"], fm["memory"]["session"]) == (CALLER, SESSION)
+    again_l = sdk_local.remember(rb.record.text, scopes=[SCOPE], decision="add")
+    again_r = sdk_remote.remember(la.record.text, scopes=[SCOPE], decision="add")
+    assert (again_l.outcome, again_r.outcome) == ("existing", "existing")
+    assert again_l.record == rb.record and again_r.record == la.record
+
+    # recall: equal facts on both
+    a, b = both("recall", "ferries", scopes=[SCOPE])
+    assert isinstance(a, RecallResult)
+    assert a.facts == b.facts
+    assert sorted(f.uri for f in a.facts) == sorted([la.record.uri, rb.record.uri])
+    assert (a.receipt.memory_ids, a.receipt.span_hashes) == (b.receipt.memory_ids, b.receipt.span_hashes)
+
+    # capture: a new note from each mode
+    ca = sdk_local.capture("Captured in-process", collection="notes", title="Local capture")
+    cb = sdk_remote.capture("Captured over REST", collection="notes", title="Remote capture")
+    assert type(ca) is type(cb) is CaptureResult
+    assert (ca.outcome, cb.outcome) == ("created", "created")
+    assert sdk_remote.get(ca.uri) == sdk_local.get(ca.uri)
+
+    # update_doc: local edits, remote edits on top with the hash local returned
+    doc = sdk_local.get("notes/handbook.md")
+    ua = sdk_local.update_doc(doc.docid, "# Handbook\n\nOn-call rotates daily.\n", doc.source_hash)
+    ub = sdk_remote.update_doc(ua.docid, "# Handbook\n\nOn-call rotates hourly.\n", ua.source_hash)
+    assert type(ua) is type(ub) is DocUpdateResult
+    assert ub.previous_source_hash == ua.source_hash
+    text = (env.notes / "handbook.md").read_text(encoding="utf-8")
+    assert text == "# Handbook\n\nOn-call rotates hourly.\n"
+    assert ub.source_hash == hashlib.sha256(text.encode()).hexdigest()
+
+
+def test_remote_client_without_a_server_raises_runtime_failure(env: SurfaceEnv) -> None:
+    with gno.Client.connect(f"http://127.0.0.1:{free_port()}", timeout=5) as c, pytest.raises(gno.RuntimeFailure) as ei:
+        c.status()
+    assert ei.value.code == gno.ErrorCode.RUNTIME
