@@ -1,0 +1,49 @@
+"""The team memory service (seed 003): gno's second face, multi-tenant, over HTTP and MCP.
+
+    tenants (accounts) → projects → workspaces → records
+
+Layers, outside in (each module's docstring says why it is shaped the way it is):
+
+    http.py, mcp_tools.py     surfaces: `POST /v1/memory/<op>` and MCP tools at `/mcp`, bearer keys
+    server.py                 composition root: `--database URL` → backend, embedder, app, uvicorn
+    api.py                    `MemoryService`: remember · search · forget · validate_memory
+    validation.py             the seed's checks, texts and order
+    tenancy.py                keys (sha256), workspaces, account states
+    idempotency.py            `X-Idempotency-Key` claims inside the write transaction
+    ratelimit.py              per-minute call limits
+    archivist.py              background relations (`graph_relations`), re-computable
+    retrieval.py              lexical + vector search fused with RRF
+    records.py                record SQL: versions, conflicts, forget journal, staleness
+    backend.py                the storage contract; backend_sqlite.py (default), backend_postgres.py
+    errors.py, models.py, settings.py
+
+The local gno memory contract (`gno remember`/`recall`) is separate and unchanged.
+"""
+
+from __future__ import annotations
+
+from gno.service.errors import SERVICE_TABLE, ServiceCode, ServiceError
+from gno.service.models import (
+    ForgetParams,
+    ForgetResult,
+    RememberParams,
+    RememberResult,
+    SearchParams,
+    SearchResult,
+    ValidateParams,
+    ValidateResult,
+)
+
+__all__ = [
+    "SERVICE_TABLE",
+    "ForgetParams",
+    "ForgetResult",
+    "RememberParams",
+    "RememberResult",
+    "SearchParams",
+    "SearchResult",
+    "ServiceCode",
+    "ServiceError",
+    "ValidateParams",
+    "ValidateResult",
+]

@@ -1,0 +1,151 @@
+"""The service's HTTP face: `POST /v1/memory/<operation>` JSON routes and MCP at `/mcp`, one app.
+
+Every request to `/v1/…` or `/mcp` must carry `Authorization: Bearer <access key>`; an ASGI
+middleware checks it before anything else (401 `{"error": …}` otherwise) and hands the
+`Principal` to the route or tool through the request state. A route body is the tool's parameters,
+the response is the tool's result. Errors are `{"error": "<the seed's text>", "code": "<CODE>"}`
+with the status from the service's one table (`errors.py`: 400 validation, 401 key, 403 workspace
+of another project / quota / suspended, 404, 409 idempotency, 410 deleted workspace, 422 guard,
+423 read-only account, 429 rate limits). `X-Idempotency-Key` is honoured by `remember`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from gno import __version__
+from gno.errors import GnoError
+from gno.service.api import MemoryService
+from gno.service.errors import ServiceError
+from gno.service.mcp_tools import bearer, build_service_mcp
+from gno.service.models import ForgetParams, RememberParams, SearchParams, ValidateParams
+from gno.service.tenancy import Principal
+
+log = logging.getLogger("gno.service.http")
+PROTECTED = ("/v1/", "/mcp")
+
+
+def error_body(err: GnoError) -> JSONResponse:
+    body = err.service_body() if isinstance(err, ServiceError) else {"error": err.message, "code": str(err.code)}
+    headers = {"WWW-Authenticate": "Bearer"} if err.http_status == 401 else None
+    return JSONResponse(body, status_code=err.http_status, headers=headers)
+
+
+class BearerAuth:
+    """Pure ASGI middleware (no response buffering, so MCP's event streams pass untouched)."""
+
+    def __init__(self, app: ASGIApp, service: MemoryService) -> None:
+        self.app = app
+        self.service = service
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not str(scope.get("path", "")).startswith(PROTECTED):
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        try:
+            principal = await anyio.to_thread.run_sync(self.service.authenticate, bearer(headers))
+        except GnoError as err:
+            await error_body(err)(scope, receive, send)
+            return
+        scope.setdefault("state", {})["principal"] = principal
+        await self.app(scope, receive, send)
+
+
+def create_service_app(
+    service: MemoryService,
+    *,
+    host: str = "127.0.0.1",
+    mcp: bool = True,
+    on_shutdown: Callable[[], None] | None = None,
+) -> FastAPI:
+    """The app; `on_shutdown` runs at the end of the lifespan (uvicorn re-raises SIGTERM after it,
+    so a composition root's `finally` would never run: close resources here)."""
+    mcp_srv = build_service_mcp(service) if mcp else None
+    mcp_app = None
+    if mcp_srv is not None:
+        from mcp.server.transport_security import TransportSecuritySettings
+
+        loopback = host in ("127.0.0.1", "localhost", "::1")
+        security = None if loopback else TransportSecuritySettings(enable_dns_rebinding_protection=False)
+        mcp_app = mcp_srv.streamable_http_app(streamable_http_path="/mcp", host=host, transport_security=security)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        service.start()
+        try:
+            if mcp_srv is not None:
+                async with mcp_srv.session_manager.run():
+                    yield
+            else:
+                yield
+        finally:
+            service.close()
+            if on_shutdown is not None:
+                on_shutdown()
+
+    app = FastAPI(
+        title="gno team memory",
+        version=__version__,
+        lifespan=lifespan,
+        description='Multi-tenant team memory (seed 003). Errors: {"error": "<text>", "code": "<CODE>"}.',
+    )
+
+    @app.exception_handler(GnoError)
+    async def _gno_error(_: Request, err: GnoError) -> JSONResponse:
+        return error_body(err)
+
+    @app.exception_handler(RequestValidationError)
+    async def _bad_request(_: Request, err: RequestValidationError) -> JSONResponse:
+        first = next(iter(err.errors()), {"loc": (), "msg": "invalid request"})
+        where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
+        return JSONResponse(
+            {"error": f"invalid request: {where}: {first.get('msg')}", "code": "INVALID_ARGUMENT"}, status_code=400
+        )
+
+    @app.exception_handler(Exception)
+    async def _crash(_: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error")
+        return JSONResponse({"error": f"internal error: {type(exc).__name__}", "code": "RUNTIME"}, status_code=500)
+
+    def who(request: Request) -> Principal:
+        principal: Principal = request.state.principal
+        return principal
+
+    def ok(model: Any) -> JSONResponse:
+        return JSONResponse(model.dump())
+
+    @app.get("/v1/health", include_in_schema=False)
+    def health() -> JSONResponse:  # behind the key: proves the key works
+        return JSONResponse({"ok": True, "version": __version__})
+
+    @app.post("/v1/memory/remember", tags=["memory"])
+    def remember(body: RememberParams, request: Request) -> JSONResponse:
+        idem = request.headers.get("x-idempotency-key")
+        return ok(service.remember(who(request), body, channel="http", idempotency_key=idem))
+
+    @app.post("/v1/memory/search", tags=["memory"])
+    def search(body: SearchParams, request: Request) -> JSONResponse:
+        return ok(service.search(who(request), body, channel="http"))
+
+    @app.post("/v1/memory/forget", tags=["memory"])
+    def forget(body: ForgetParams, request: Request) -> JSONResponse:
+        return ok(service.forget(who(request), body, channel="http"))
+
+    @app.post("/v1/memory/validate_memory", tags=["memory"])
+    def validate_memory(body: ValidateParams, request: Request) -> JSONResponse:
+        return ok(service.validate_memory(who(request), body, channel="http"))
+
+    if mcp_app is not None:
+        app.router.routes.extend(mcp_app.routes)
+    app.add_middleware(BearerAuth, service=service)
+    return app

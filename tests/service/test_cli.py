@@ -1,0 +1,148 @@
+"""`gno service …` commands in-process (click's runner), and `gno service serve` as a real process."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from click.testing import CliRunner
+
+from gno.cli.main import cli
+
+from .conftest import _pg_missing, free_port
+
+
+def gno(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def gno_json(*args: str) -> Any:
+    code, out = gno(*args, "--json")
+    assert code == 0, out
+    return json.loads(out)
+
+
+def test_key_lifecycle(gno_home: Path) -> None:
+    created = gno_json("service", "key", "create", "--project", "alpha")
+    assert created["key"].startswith("mmw_") and created["key_id"].startswith("key_")
+    assert created["project"] == "alpha" and created["tenant"] == "default"
+    assert (gno_home / "data" / "service" / "service.sqlite").exists()
+    listed = gno_json("service", "key", "list")["keys"]
+    assert [k["key_id"] for k in listed] == [created["key_id"]]
+    assert "key" not in listed[0] and created["key"] not in json.dumps(listed)
+    code, out = gno("service", "key", "create", "--project", "alpha")
+    assert code == 0 and out.startswith("key mmw_")
+    revoked = gno_json("service", "key", "revoke", created["key_id"])
+    assert revoked["revoked_at"]
+    second = gno_json("service", "key", "list")["keys"][1]
+    code, out = gno("service", "key", "revoke", second["key_id"])
+    assert code == 0 and out.startswith("revoked ")
+
+
+def test_admin_commands_and_errors(gno_home: Path) -> None:
+    key = gno_json("service", "key", "create", "--project", "p1", "--tenant", "acme")
+    assert gno_json("service", "account", "set-state", "acme", "read_only")["state"] == "read_only"
+    assert gno_json("service", "account", "set-state", key["tenant_id"], "active")["state"] == "active"
+    code, out = gno("service", "account", "set-state", "nobody", "active", "--json")
+    assert code == 1 and json.loads(out)["error"]["code"] == "NOT_FOUND"
+    code, out = gno("service", "key", "revoke", "mmw_unknown")
+    assert code == 1
+    code, out = gno("service", "workspace", "delete", "default", "--project", "p1", "--tenant", "acme")
+    assert code == 1 and "no workspace" in out
+    code, out = gno("service", "--database", "mysql://x", "key", "list")
+    assert code == 1 and "unsupported database URL" in out
+
+
+def test_workspace_delete_command(gno_home: Path) -> None:
+    from gno.config import build_settings
+    from gno.service.server import open_service
+    from gno.service.settings import service_settings
+
+    key = gno_json("service", "key", "create", "--project", "alpha")["key"]
+    rt = open_service(service_settings(build_settings()), load_embedder=False)
+    try:
+        from gno.service.models import RememberParams
+
+        rt.service.remember(rt.service.authenticate(key), RememberParams(content="x", workspace="tmp"))
+    finally:
+        rt.close()
+    done = gno_json("service", "workspace", "delete", "tmp", "--project", "alpha")
+    assert done["forgotten"] == 1 and done["deleted_at"]
+
+
+@pytest.fixture
+def served(gno_home: Path) -> Iterator[tuple[str, dict[str, str]]]:
+    env = {**os.environ, "GNO_SERVICE_EMBED": "fake:64"}
+    keys = {p: gno_json("service", "key", "create", "--project", p)["key"] for p in ("alpha", "beta")}
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "gno", "service", "serve", "--port", str(port)], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait(url, keys["alpha"], proc)
+        yield url, keys
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=20)
+
+
+def _wait(url: str, key: str, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
+        try:
+            httpx.get(f"{url}/v1/health", headers={"Authorization": f"Bearer {key}"}, timeout=2)
+            return
+        except httpx.TransportError:
+            time.sleep(0.1)
+    raise AssertionError("gno service serve did not start")
+
+
+def test_serve_real_process(served: tuple[str, dict[str, str]]) -> None:
+    url, keys = served
+    h = {"Authorization": f"Bearer {keys['alpha']}"}
+    r = httpx.post(f"{url}/v1/memory/remember", json={"content": "served for real"}, headers=h)
+    assert r.status_code == 200 and r.json()["status"] == "unverified"
+    r = httpx.post(f"{url}/v1/memory/search", json={"query": "served"}, headers=h)
+    assert r.json()["mode"] == "hybrid" and r.json()["hits"][0]["content"] == "served for real"
+    beta = {"Authorization": f"Bearer {keys['beta']}"}
+    r = httpx.post(f"{url}/v1/memory/search", json={"query": "served"}, headers=beta)
+    assert r.json()["hits"] == []
+    r = httpx.post(f"{url}/v1/memory/remember", json={"content": ""}, headers=h)
+    assert r.status_code == 400 and r.json() == {"error": "content must not be empty", "code": "INVALID_ARGUMENT"}
+
+
+@pytest.mark.skipif(_pg_missing() is not None, reason=str(_pg_missing()))
+def test_serve_with_embedded_postgres(gno_home: Path) -> None:
+    root = Path(tempfile.mkdtemp(prefix="gno-test-serve-pg-"))  # not under pytest's 0700 tmp root
+    db = f"embedded-postgres:{root / 'pg'}"
+    try:
+        key = gno_json("service", "--database", db, "key", "create", "--project", "alpha")["key"]
+        port = free_port()
+        env = {**os.environ, "GNO_SERVICE_EMBED": "fake:64"}
+        cmd = [sys.executable, "-m", "gno", "service", "serve", "--port", str(port), "--database", db]
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            _wait(url, key, proc)
+            h = {"Authorization": f"Bearer {key}"}
+            rid = httpx.post(f"{url}/v1/memory/remember", json={"content": "postgres holds this"}, headers=h).json()
+            found = httpx.post(f"{url}/v1/memory/search", json={"query": "postgres"}, headers=h).json()
+            assert found["hits"][0]["id"] == rid["id"]
+        finally:
+            proc.terminate()
+            proc.communicate(timeout=30)
+        assert not (root / "pg" / "postmaster.pid").exists()  # the bundled server was stopped
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
