@@ -421,7 +421,8 @@ def change_bounds(store: Store) -> tuple[int, int]:
 def doc_id_by_past_docid(store: Store, docid: str) -> int | None:
     """The document that carried `docid` in a journaled snapshot (latest first)."""
     row = store.conn.execute(
-        "SELECT doc_id FROM document_changes WHERE previous_json LIKE ? OR current_json LIKE ? ORDER BY id DESC LIMIT 1",
+        "SELECT doc_id FROM document_changes WHERE previous_json LIKE ? OR current_json LIKE ? "
+        "ORDER BY id DESC LIMIT 1",
         (f'%"docid": "{docid}%', f'%"docid": "{docid}%'),
     ).fetchone()
     return None if row is None else int(row[0])
