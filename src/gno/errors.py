@@ -49,6 +49,7 @@ class ErrorCode(StrEnum):
     VECTORS_STALE = "VECTORS_STALE"
     # knowledge delta
     CURSOR_EXPIRED = "CURSOR_EXPIRED"
+    EGRESS_DENIED = "EGRESS_DENIED"
     # surfaces
     WRITE_DISABLED = "WRITE_DISABLED"
     UNAUTHORIZED = "UNAUTHORIZED"
@@ -102,6 +103,7 @@ ERROR_TABLE: dict[ErrorCode, Mapping] = {
     ErrorCode.VECTORS_UNAVAILABLE: Mapping(2, 503, "RUNTIME"),
     ErrorCode.VECTORS_STALE: Mapping(1, 409, "CONFLICT"),
     ErrorCode.CURSOR_EXPIRED: Mapping(2, 410, "RUNTIME"),
+    ErrorCode.EGRESS_DENIED: Mapping(1, 403, "AUTH"),
     ErrorCode.WRITE_DISABLED: Mapping(1, 403, "AUTH"),
     ErrorCode.UNAUTHORIZED: Mapping(1, 401, "AUTH"),
     ErrorCode.CSRF_VIOLATION: Mapping(1, 403, "AUTH"),

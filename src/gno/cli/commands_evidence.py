@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 import sys
 import time
@@ -37,7 +38,8 @@ def capsule_markdown(c: Capsule) -> str:
         "",
     ]
     for e in c.evidence:
-        fence = "~" * max(4, max((len(r) for r in e.text.split("\n") if set(r) == {"~"}), default=0) + 1)
+        runs = [len(m.group(1)) for m in re.finditer(r"^\s*(~+)", e.text, re.M)]
+        fence = "~" * max(4, max(runs, default=0) + 1)
         out += [
             f"## [{e.selection_rank}] {e.title}" + (f" › {e.heading}" if e.heading else ""),
             f"`{e.uri}:{e.start_line}-{e.end_line}` evidence `{e.evidence_id[:16]}`",
@@ -130,15 +132,17 @@ def context_build(
             click.echo(f"wrote {output}")
 
     if as_json:
+        from gno.errors import GnoError
 
-        def call(e: Any) -> Any:
-            c = e.context_build(req)
-            if output:
-                atomic_write_text(Path(output), canonical_json(c.dump()) + "\n")
-            click.echo(canonical_json(c.dump()))
-            return None
-
-        run(ctx, False, call, lambda _: None)
+        app: AppContext = ctx.obj
+        try:
+            c = app.engine().context_build(req)
+        except GnoError as err:
+            emit_error(err, True)
+            ctx.exit(err.exit_code)
+        if output:
+            atomic_write_text(Path(output), canonical_json(c.dump()) + "\n")
+        click.echo(canonical_json(c.dump()))
     else:
         run(ctx, False, lambda e: e.context_build(req), render)
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from gno.errors import GnoError, ValidationError
+from gno.errors import ErrorCode, GnoError, ValidationError
 from gno.evidence.capsule import CapsuleRequest, build_capsule
-from gno.evidence.claims import Claim, judge, segment
+from gno.evidence.claims import Claim, content_words, judge, numbers, segment
 from gno.evidence.passages import covered, facets_of
 from gno.evidence.verify import verify_capsule
-from gno.models import AskCitation, AskClaim, AskResult, AskVerification, Capsule
+from gno.models import AskCitation, AskClaim, AskResult, AskVerification, Capsule, CapsuleEvidence
 
 if TYPE_CHECKING:
     from gno.engine import Engine
@@ -37,17 +37,40 @@ def sentences(text: str) -> list[str]:
         line = _MD_RE.sub("", line).strip()
         if not line or line.startswith(("```", "|", "<")):
             continue
-        out.extend(s.strip() for s in _SENT_RE.split(line) if len(s.strip()) > 3)
+        for s in _SENT_RE.split(line):
+            s = s.strip()
+            # a question or a two-word exclamation never answers anything
+            if len(s) > 3 and not s.endswith("?") and len(content_words(s)) >= 2:
+                out.append(s)
     return out
+
+
+YES_NO = frozenset("did does do is are was were can could has have had will would should shall may might".split())
+NEEDS_NUMBER = re.compile(r"^\s*(when|how (many|much|long|old|often|far)|what (year|date|time|day|month)|which "
+                          r"(year|date|day|month))\b", re.I)
+TEMPORAL = re.compile(r"\b(\d|yesterday|today|tomorrow|tonight|week|month|year|monday|tuesday|wednesday|thursday|"
+                      r"friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|"
+                      r"november|december|morning|evening|night|ago|last|next|once|twice|times?)\b", re.I)
+
+
+def answerable(question: str) -> bool:
+    """An extractive answerer cannot say yes or no: such questions are abstained on."""
+    first = question.strip().split(" ", 1)[0].lower() if question.strip() else ""
+    return first not in YES_NO
 
 
 def extractive_answer(question: str, cap: Capsule) -> tuple[str, list[str]]:
     """(answer, facets): evidence sentences that best cover the question's facets, each cited."""
     facets = facets_of(question)
+    if not answerable(question):
+        return "", facets
+    need_number = bool(NEEDS_NUMBER.match(question))
     cands: list[tuple[int, int, int, str, str]] = []  # (-facets, rank, order, sentence, evidence id)
     for ev in cap.evidence:
         for j, s in enumerate(sentences(ev.text)):
-            fac = covered(s + " " + (ev.heading or ""), facets)
+            if need_number and not (TEMPORAL.search(s) or numbers(s)):
+                continue
+            fac = covered(s, facets)
             if fac:
                 cands.append((-len(fac), ev.selection_rank, j, s, ev.evidence_id))
     cands.sort()
@@ -63,6 +86,14 @@ def extractive_answer(question: str, cap: Capsule) -> tuple[str, list[str]]:
             break
     answer = " ".join(f"{s.rstrip()} [evidence:{eid}]" for s, eid in chosen)
     return answer, facets
+
+
+def name_facets(question: str) -> set[str]:
+    """Facets that are names (capitalised mid-sentence): naming someone is not answering about them."""
+    from gno.evidence.passages import stem
+
+    words = re.findall(r"[\w'’]+", question)
+    return {stem(re.sub(r"['’]s$", "", w).lower()) for w in words[1:] if w[:1].isupper()}
 
 
 def generated_answer(engine: Engine, spec: str, question: str, cap: Capsule) -> str:
@@ -124,6 +155,7 @@ def ask(
     answerer = "extractive"
     answer, facets = extractive_answer(question, cap)
     if gen and isinstance(gen, str) and gen.startswith(("http://", "https://")):
+        check_egress(gen, cap.egress_lineage.effective_policy)
         answer, answerer = generated_answer(engine, gen, question, cap), f"generator:{gen}"
     by_id = {e.evidence_id: e for e in cap.evidence}
     claims = segment(answer, cap.capsule_id)
@@ -165,6 +197,9 @@ def _verified(
 ) -> AskResult:
     by_id = {e.evidence_id: e for e in cap.evidence}
     fresh = {i.evidence_id: i.status for i in verify_capsule(engine, cap).items}
+    for eid in {c for cl in claims for c in cl.citations if c in by_id}:
+        if fresh.get(eid) == "unchanged" and not _on_disk(engine, by_id[eid]):
+            fresh[eid] = "stale"  # edited on disk after the last sync
     hygiene_ok = True
     for cl in claims:
         for c in cl.citations:
@@ -188,8 +223,11 @@ def _verified(
     counts = {
         k: sum(1 for c in claims if c.status == k) for k in ("supported", "contradicted", "insufficient", "uncertain")
     }
+    names = name_facets(question)
+    content = [f for f in facets if f not in names] or facets
     claimed = covered(" ".join(c.text for c in claims if c.status == "supported"), facets)
-    q_ratio = len(claimed) / len(facets) if facets else 1.0
+    best_single = max((len(covered(c.text, content)) for c in claims if c.status == "supported"), default=0)
+    q_ratio = min(len(claimed) / len(facets) if facets else 1.0, best_single / len(content) if content else 1.0)
     reason: str | None = None
     if n == 0:
         reason = "no_substantive_claims"
@@ -243,3 +281,43 @@ def _verified(
         capsule_id=cap.capsule_id,
         verification=verification,
     )
+
+
+def _on_disk(engine: Engine, ev: CapsuleEvidence) -> bool:
+    """The cited lines still read the same in the file itself (not only in the index)."""
+    from gno.evidence.canonical import sha256_hex
+    from gno.ingest.markdown import canonicalize, decode_source
+    from gno.refs import parse_uri
+
+    try:
+        coll, rel = parse_uri(ev.uri)
+        data = (engine.collection(coll).root / rel).read_bytes()
+    except (OSError, GnoError):
+        return False
+    lines = canonicalize(decode_source(data)[0]).split("\n")
+    return sha256_hex("\n".join(lines[ev.start_line - 1 : ev.end_line])) == ev.passage_hash
+
+
+def check_egress(url: str, policy: str) -> None:
+    """Evidence may only travel where its collections allow: local_only → loopback, lan → private nets."""
+    import ipaddress
+    import socket
+    from urllib.parse import urlsplit
+
+    host = urlsplit(url).hostname or ""
+    try:
+        addrs = {ipaddress.ip_address(host)} if host else set()
+    except ValueError:
+        try:
+            addrs = {ipaddress.ip_address(a[4][0]) for a in socket.getaddrinfo(host, None)}
+        except OSError:
+            addrs = set()
+    loopback = bool(addrs) and all(a.is_loopback for a in addrs)
+    private = bool(addrs) and all(a.is_private or a.is_loopback or a.is_link_local for a in addrs)
+    if (policy == "local_only" and not loopback) or (policy == "lan" and not private):
+        raise ValidationError(
+            f"egress denied: the evidence comes from collections with policy {policy!r}, which may not be sent to "
+            f"{host}; use a generator on {'this machine' if policy == 'local_only' else 'the local network'} or "
+            "relax the collection's egressPolicy",
+            code=ErrorCode.EGRESS_DENIED, details={"policy": policy, "host": host},
+        )

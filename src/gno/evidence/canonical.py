@@ -36,6 +36,18 @@ def canonical_json(obj: Any) -> str:
     return json.dumps(_norm(obj), sort_keys=True, ensure_ascii=False, separators=(", ", ": "))
 
 
+def identity_json(obj: Any) -> str:
+    """Compact key-sorted JSON (JavaScript's JSON.stringify of a key-sorted object): what ids hash."""
+    return json.dumps(_norm(obj), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def capsule_id(payload: dict[str, Any]) -> str:
+    """sha256 of the Capsule without its id and without budget.usedBytes/usedTokens."""
+    ident = {k: v for k, v in payload.items() if k != "capsuleId"}
+    ident["budget"] = {k: v for k, v in payload["budget"].items() if k not in ("usedBytes", "usedTokens")}
+    return sha256_hex(identity_json(ident))
+
+
 def sha256_hex(s: str) -> str:
     return hashlib.sha256(s.encode("utf-8")).hexdigest()
 

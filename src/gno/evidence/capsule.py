@@ -12,7 +12,6 @@ Capsule (no clocks; `observedAt` is when the index saw the document).
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -20,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from gno.egress import lineage
 from gno.errors import ErrorCode, NotFoundError, ValidationError
-from gno.evidence.canonical import canonical_json, evidence_id, sha256_hex, token_counter
+from gno.evidence.canonical import canonical_json, capsule_id, evidence_id, sha256_hex, token_counter
 from gno.evidence.passages import covered, facets_of, split_passages
 from gno.models import Capsule
 from gno.store import documents as docs
@@ -96,6 +95,13 @@ def build_capsule(engine: Engine, req: CapsuleRequest) -> Capsule:
     vec_on = res.mode == "hybrid"
     base = _payload(engine, req, query, facets, res.mode, vec_on, budget_bytes, counter, snapshot_before)
     payload = _finish(base, selected, omitted, facets, counter)
+    if not payload["evidence"] and cands:
+        empty = _finish(base, [], [], facets, counter)["budget"]
+        raise ValidationError(
+            f"--budget {req.budget_tokens} is too small for any evidence: the Capsule's own metadata takes "
+            f"{empty['usedTokens']} tokens / {empty['usedBytes']} bytes; raise --budget",
+            details={"requestedTokens": req.budget_tokens, "metadataTokens": empty["usedTokens"]},
+        )
     if not payload["evidence"]:
         raise NotFoundError(
             f"no evidence found for {req.goal!r}; broaden the goal or check the collection",
@@ -195,7 +201,8 @@ def _evidence(c: _Cand, sel_rank: int, policy: str) -> dict[str, Any]:
         "mirrorHash": d.mirror_hash,
         "passageHash": c.phash,
         "modifiedAt": _mtime_iso(d.source_mtime_ns),
-        "observedAt": d.indexed_at,
+        # observed = the source's modification time as the index saw it: stable across index rebuilds
+        "observedAt": _mtime_iso(d.source_mtime_ns),
         "retrievalRank": c.rank,
         "selectionRank": sel_rank,
         "retrievalSources": sorted(c.sources),
@@ -376,15 +383,21 @@ def _payload(
 def _measure(payload: dict[str, Any], counter: Any, rounds: int = 32) -> tuple[int, int]:
     """Fixed point of (usedBytes, usedTokens) on the canonical bytes that contain them."""
     b, t = 0, 0
+    seen: list[tuple[int, int]] = []
     for _ in range(rounds):
         payload["budget"]["usedBytes"], payload["budget"]["usedTokens"] = b, t
         text = canonical_json(payload)
         nb, nt = len(text.encode("utf-8")), counter.count(text)
         if (nb, nt) == (b, t):
+            return b, t
+        if (nb, nt) in seen:  # digits tokenise differently (1657 ↔ 1658): settle on the upper bound
+            b, t = max(x[0] for x in seen[seen.index((nb, nt)):]), max(x[1] for x in seen[seen.index((nb, nt)):])
             break
+        seen.append((nb, nt))
         b, t = nb, nt
     payload["budget"]["usedBytes"], payload["budget"]["usedTokens"] = b, t
-    return b, t
+    text = canonical_json(payload)
+    return max(b, len(text.encode("utf-8"))), max(t, counter.count(text))
 
 
 def _fits(
@@ -433,8 +446,9 @@ def _finish(
         warnings.append({"code": "token_estimate_used"})
     payload["warnings"] = warnings
     payload["truncated"] = counts.get("global_budget", 0) > 0
-    # trim omission detail (then evidence) if bookkeeping pushed the payload over budget
+    # seal (real id, measured usage) and trim omission detail, then evidence, until it fits
     while True:
+        payload["capsuleId"] = capsule_id(payload)
         b, t = _measure(payload, counter)
         if b <= payload["budget"]["requestedBytes"] and t <= payload["budget"]["requestedTokens"]:
             break
@@ -446,8 +460,4 @@ def _finish(
             payload["truncated"] = True
         else:
             break
-    ident = {**payload, "budget": {k: v for k, v in payload["budget"].items() if k not in ("usedBytes", "usedTokens")}}
-    ident.pop("capsuleId")
-    payload["capsuleId"] = hashlib.sha256(canonical_json(ident).encode("utf-8")).hexdigest()
-    _measure(payload, counter)
     return payload

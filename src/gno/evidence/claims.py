@@ -52,12 +52,23 @@ def _norm(s: str) -> str:
 
 
 def content_words(s: str) -> set[str]:
-    return {stem(w) for w in word_tokens(s) if w not in STOP and not w.isdigit() and len(w) > 1}
+    low = s.lower().replace("n't", " not").replace("n’t", " not")
+    return {stem(w) for w in word_tokens(low) if w not in STOP and not w.isdigit() and len(w) > 1}
+
+
+NUMBER_WORDS = {
+    w: str(i) for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty".split())
+} | {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "seventy": "70", "eighty": "80", "ninety": "90",
+     "hundred": "100", "thousand": "1000", "dozen": "12", "once": "1", "twice": "2", "half": "0.5"}
 
 
 def numbers(s: str) -> set[str]:
+    """Numbers, number words (as digits) and month names in a text: what must agree between spans."""
     out = {n.replace(",", "") for n in NUM_RE.findall(s)}
     low = s.lower()
+    out |= {NUMBER_WORDS[w] for w in word_tokens(low) if w in NUMBER_WORDS}
     out |= {m for m in MONTHS if re.search(rf"\b{m}\b", low)}
     return out
 
@@ -71,7 +82,15 @@ def segment(answer: str, capsule_id: str) -> list[Claim]:
     """Split an answer into claims: sentences (or lines) with their citation markers."""
     claims: list[Claim] = []
     pos = 0
-    parts = re.split(r"(?<=\])\s+|(?<=[.!?])\s+(?=[A-Z\[])|\n+", answer)
+    parts: list[str] = []
+    fence = False
+    for line in answer.split("\n"):
+        if line.strip().startswith(("```", "~~~")):
+            fence = not fence
+            continue
+        if fence or not line.strip():
+            continue  # code is quoted material, never a claim
+        parts.extend(split_sentences(line))
     for part in parts:
         if not part or not part.strip():
             continue
@@ -99,6 +118,29 @@ def segment(answer: str, capsule_id: str) -> list[Claim]:
     return claims
 
 
+ABBREVIATIONS = frozenset("dr mr mrs ms prof st jr sr vs etc e.g i.e fig no vol approx inc ltd co".split())
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences (abbreviation-aware; a citation marker ends its sentence)."""
+    out: list[str] = []
+    start = 0
+    for m in re.finditer(r"(\])\s+|([.!?])\s+(?=\S)", text):
+        end = m.end(1) if m.group(1) else m.end(2)
+        if m.group(2):
+            word = re.findall(r"([\w.]+)$", text[start:end - 1])
+            nxt = text[m.end():m.end() + 1]
+            if (word and word[0].lower().rstrip(".") in ABBREVIATIONS) or not (nxt.isupper() or nxt in "[\"'(" or
+                                                                              nxt.isdigit()):
+                continue
+        out.append(text[start:end].strip())
+        start = m.end()
+    tail = text[start:].strip()
+    if tail:
+        out.append(tail)
+    return [s for s in out if s]
+
+
 def judge(claim: str, spans: list[str], others: list[str]) -> tuple[str, str]:
     """(status, rationale) of one claim against its cited spans and the rest of the Capsule."""
     if not spans:
@@ -122,7 +164,7 @@ def judge(claim: str, spans: list[str], others: list[str]) -> tuple[str, str]:
     if best != "supported":
         return "insufficient", "no_valid_evidence"
     # another passage in the Capsule about the same thing that disagrees makes the claim contested
-    for other in others:
+    for other in (sent for o in others for sent in split_sentences(o.replace("\n", " "))):
         ow = content_words(other)
         if not cw or not ow:
             continue

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from gno.errors import ErrorCode, ValidationError, make_error
@@ -82,6 +83,12 @@ def changes(
                     },
                 )
         else:
+            try:
+                datetime.fromisoformat(since.replace("Z", "+00:00"))
+            except ValueError:
+                raise ValidationError(
+                    f"invalid --since {since!r}: an ISO date/time (2026-11-30, 2026-11-30T09:00:00Z) or a cursor (c123)"
+                ) from None
             since_iso = since
     coll = engine.collection(collection).name if collection else None
     rows = [
@@ -142,7 +149,19 @@ def diff(engine: Engine, ref: str, change_id: str | None = None) -> DiffResult:
 
 
 def _any_doc(engine: Engine, ref: str) -> docs.DocRow:
-    return engine.resolve(ref)
+    """Like `Engine.resolve`, but a deleted (inactive) document still has a history to show."""
+    from gno.errors import NotFoundError
+    from gno.refs import parse_ref
+
+    try:
+        return engine.resolve(ref)
+    except NotFoundError:
+        r = parse_ref(ref)
+        rows = docs.docs_by_docid(engine.store, r.docid) if r.docid else [
+            x for x in [docs.doc_by_path(engine.store, r.collection or "", r.rel_path or "")] if x]
+        if not rows:
+            raise
+        return rows[0]
 
 
 def links(engine: Engine, ref: str, *, backlinks: bool = False) -> LinksResult:

@@ -7,11 +7,10 @@ id is recomputed as well, so a hand-modified Capsule is reported as `integrity: 
 
 from __future__ import annotations
 
-import hashlib
 from typing import TYPE_CHECKING, Any
 
 from gno.errors import ValidationError
-from gno.evidence.canonical import canonical_json, sha256_hex
+from gno.evidence.canonical import capsule_id, sha256_hex
 from gno.models import Capsule, ContextVerifyResult, EvidenceCheck
 from gno.refs import parse_uri
 from gno.store import documents as docs
@@ -33,10 +32,7 @@ def parse_capsule(obj: Any) -> Capsule:
 
 def verify_capsule(engine: Engine, obj: Any) -> ContextVerifyResult:
     cap = parse_capsule(obj)
-    raw = cap.dump()
-    ident = {**raw, "budget": {k: v for k, v in raw["budget"].items() if k not in ("usedBytes", "usedTokens")}}
-    ident.pop("capsuleId", None)
-    intact = hashlib.sha256(canonical_json(ident).encode("utf-8")).hexdigest() == cap.capsule_id
+    intact = capsule_id(cap.dump()) == cap.capsule_id
     items: list[EvidenceCheck] = []
     for ev in cap.evidence:
         status, reason = "unchanged", None

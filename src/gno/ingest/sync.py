@@ -72,8 +72,13 @@ def _delta(
 ) -> dict[str, Any]:
     """Structural delta between two versions: headings, links, typed edges, dates (bounded)."""
 
+    cut = False
+
     def diff(a: set[str], b: set[str]) -> dict[str, list[str]]:
-        return {"added": sorted(b - a)[:50], "removed": sorted(a - b)[:50]}
+        nonlocal cut
+        added, removed = sorted(b - a), sorted(a - b)
+        cut = cut or len(added) > 50 or len(removed) > 50
+        return {"added": added[:50], "removed": removed[:50]}
 
     old_h = {h["text"] for h in json.loads(old.headings_json)} if old else set()
     new_h = {h["text"] for h in new.headings}
@@ -81,15 +86,20 @@ def _delta(
     new_l = {f"{lt}:{t}" for lt, t, *_ in new.links}
     old_e = {f"{e}:{t}" for e, t in old_edges}
     new_e = {f"{e}:{t}" for e, t in new.edges}
-    old_d = {f"{k}={v}" for k, v in json.loads(old.dates_json)} if old else set()
-    new_d = {f"{k}={v}" for k, v in new.dates}
+    old_dates = dict(json.loads(old.dates_json)) if old else {}
+    new_dates = dict(new.dates)
+    changed = sorted(k for k in old_dates.keys() & new_dates.keys() if old_dates[k] != new_dates[k])
+    old_d = {f"{k}={v}" for k, v in old_dates.items() if k not in changed}
+    new_d = {f"{k}={v}" for k, v in new_dates.items() if k not in changed}
     out: dict[str, Any] = {
         "headings": diff(old_h, new_h),
         "links": diff(old_l, new_l),
         "typedEdges": diff(old_e, new_e),
-        "dates": diff(old_d, new_d),
+        "dates": {**diff(old_d, new_d),
+                  "changed": [{"field": k, "from": old_dates[k], "to": new_dates[k]} for k in changed]},
         "truncated": False,
     }
+    out["truncated"] = cut
     if len(json.dumps(out)) > 16384:
         out = {k: {"added": [], "removed": []} for k in ("headings", "links", "typedEdges", "dates")}
         out["truncated"] = True
