@@ -379,7 +379,7 @@ class Engine:
         self,
         collections: Sequence[str] = (),
         *,
-        batch_size: int = 32,
+        batch_size: int = 8,
         force: bool = False,
         dry_run: bool = False,
         progress: Any = None,
@@ -618,14 +618,18 @@ class Engine:
         from gno.memory.remember import remember
 
         embedder = None
+        reason = "lexical only on this surface (no model is loaded per call)"
         if semantic:
+            reason = "no embedding model available"
             try:
                 coll = resolve_collection(self.config, req.collection)
                 if self.semantic.collection_embedded(coll.name):
                     embedder = self.semantic.embedder()
+                else:
+                    reason = f"memory collection {coll.name!r} has no vectors yet; run `gno embed`"
             except Exception:  # noqa: BLE001 - validation errors surface from remember itself
                 embedder = None
-        return remember(self, req, embedder)
+        return remember(self, req, embedder, reason)
 
     def recall(self, req: RecallRequest, *, semantic: bool = True) -> RecallResult:
         """Recall current facts; the vector leg joins when the memory collection is embedded."""

@@ -68,7 +68,8 @@ def _now() -> str:
 
 
 def _candidates(
-    engine: Engine, coll: str, scopes: list[str], text: str, chash: str, embedder: Embedder | None
+    engine: Engine, coll: str, scopes: list[str], text: str, chash: str, embedder: Embedder | None,
+    unavailable: str = "no embedding model available",
 ) -> tuple[list[Candidate], Matching]:
     pq = parse_query(normalize_text(text).replace('"', " "))
     f = DocFilter(collections=[coll], memory_scopes=scopes, current_facts_only=True)
@@ -98,7 +99,7 @@ def _candidates(
         sims = [jaccard(q, token_set(r.text)) for r in records]
         mode, threshold = "lexical", MEMORY_LEXICAL_LIKELY_THRESHOLD
         if embedder is None and reason is None:
-            reason = "no embedding model available"
+            reason = unavailable
     exact_id = mstore.current_by_hash(engine.store, coll, scopes, chash)
     if exact_id is not None and not any(r.content_hash == chash for r in records):
         exact_rec = materialize(engine.store, [exact_id]).get(exact_id)
@@ -156,7 +157,8 @@ def _verify_predecessor(engine: Engine, coll: str, uri: str, phash: str) -> None
         )
 
 
-def remember(engine: Engine, req: RememberRequest, embedder: Embedder | None = None) -> RememberResult:
+def remember(engine: Engine, req: RememberRequest, embedder: Embedder | None = None,
+             semantic_unavailable: str = "no embedding model available") -> RememberResult:
     caller, session = require_identity(req.caller, req.session)
     text = require_text(req.text)
     coll = resolve_collection(engine.config, req.collection)
@@ -187,7 +189,7 @@ def remember(engine: Engine, req: RememberRequest, embedder: Embedder | None = N
         text = guarded.fields["text"] or text
         req.source = guarded.fields.get("source")
         chash = content_hash(text)
-    cands, matching = _candidates(engine, coll.name, scopes, text, chash, embedder)
+    cands, matching = _candidates(engine, coll.name, scopes, text, chash, embedder, semantic_unavailable)
     exact = next((c for c in cands if c.match == "exact"), None)
     if exact is not None and decision != "supersede":
         return RememberResult(outcome="existing", record=exact.record, matching=matching)
@@ -195,7 +197,7 @@ def remember(engine: Engine, req: RememberRequest, embedder: Embedder | None = N
         return RememberResult(outcome="candidates", candidates=cands, matching=matching)
     with engine.lease(req.lock_wait, ErrorCode.MEMORY_WRITE_LEASE_BUSY):
         if decision == "add":
-            again, _ = _candidates(engine, coll.name, scopes, text, chash, None)
+            again, _ = _candidates(engine, coll.name, scopes, text, chash, None, semantic_unavailable)
             dup = next((c for c in again if c.match == "exact"), None)
             if dup is not None:
                 return RememberResult(outcome="existing", record=dup.record, matching=matching)

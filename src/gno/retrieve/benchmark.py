@@ -94,7 +94,8 @@ def run_bench(
             r_at.append(sum(hits) / len(expected) if expected else 0.0)
             rr.append(next((1.0 / i for i, h in enumerate(hits, 1) if h), 0.0))
             gain = [grades.get(u, 1.0 if u in expected else 0.0) for u in got]
-            ideal = sorted(grades.values() or [1.0] * len(expected), reverse=True)[:top_k]
+            ideal_gain = dict.fromkeys(expected, 1.0) | grades  # expected without a grade count as 1
+            ideal = sorted(ideal_gain.values(), reverse=True)[:top_k]
             dcg = sum(g / math.log2(i + 1) for i, g in enumerate(gain, 1))
             idcg = sum(g / math.log2(i + 1) for i, g in enumerate(ideal, 1))
             nd.append(dcg / idcg if idcg else 0.0)

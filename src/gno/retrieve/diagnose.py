@@ -109,7 +109,11 @@ def diagnose(engine: Engine, query: str, ref: str, f: DocFilter, opts: QueryOpti
         if st is None:
             continue
         cutoff = cand if name in ("fusion", "rescore") else None
-        stages.append(_stage(st, doc_id, cutoff))
+        ds = _stage(st, doc_id, cutoff)
+        if name == "fusion":  # the number of source lists fused, as the reference counts it
+            ds.source_count = sum(1 for n in ("bm25", "vector", "feedback", "graph")
+                                  if n in by_name and by_name[n].status == "active" and by_name[n].ranked)
+        stages.append(ds)
     final_rank = next((i for i, (d, _) in enumerate(run.final, 1) if d == doc_id), None)
     stages.append(
         DiagnoseStage(

@@ -44,6 +44,7 @@ class Semantic:
         self._reason: str | None = None
         self._spec: str | None = None
         self._index: VectorIndex | None = None
+        self._quality: Embedder | None = None
         self._reason_cache: tuple[tuple[str, tuple[int, int]], str | None] | None = None
 
     # -- model -------------------------------------------------------------------------------
@@ -69,6 +70,20 @@ class Semantic:
                 {"reason": exc.reason},
             ) from exc
         return self._embedder
+
+    def quality_embedder(self) -> Embedder | None:
+        """MiniLM for re-scoring when the configured (first-stage) model is another one; else None."""
+        emb = self.embedder()
+        if emb.model_id.startswith("minilm"):
+            return None
+        if self._quality is None:
+            from gno.embed import EmbedderUnavailable, load_embedder
+
+            try:
+                self._quality = load_embedder("minilm")
+            except EmbedderUnavailable:
+                return None
+        return self._quality
 
     def fingerprint(self) -> str:
         return self.embedder().fingerprint
@@ -212,7 +227,7 @@ class Semantic:
         self,
         *,
         collections: Sequence[str] = (),
-        batch_size: int = 32,
+        batch_size: int = 8,
         force: bool = False,
         dry_run: bool = False,
         progress: EmbedProgress | None = None,
@@ -229,8 +244,8 @@ class Semantic:
             if force and not dry_run:
                 with store.write() as conn:
                     vstore.delete_vectors(conn, fp)
-            pending_total = len(vstore.pending_chunks(store, fp, 10**9, collections))
             total = vstore.count_chunks(store)
+            pending_total = total if force and dry_run else len(vstore.pending_chunks(store, fp, 10**9, collections))
             if dry_run:
                 return EmbedResult(
                     model=emb.model_id,
