@@ -78,14 +78,13 @@ def recall(
     try:
         bm25_ids: list[int] = []
         try:
-            # conjunctive over the content words first; then any-term matches rank after them
+            # conjunctive over the content words; only when that finds nothing (a question worded
+            # unlike the fact), any-term matches ranked by BM25 — one query on the common path
             pq = content_query(parse_query(req.query))
             bm25_ids = [h.doc_id for h in bm25_search(store, compile_fts(pq), f, MEMORY_RECALL_RETRIEVAL_LIMIT)]
-            if len(bm25_ids) < MEMORY_RECALL_RETRIEVAL_LIMIT and len(pq.positives) > 1:
+            if not bm25_ids and len(pq.positives) > 1:
                 more = bm25_search(store, compile_fts(pq, any_term=True), f, MEMORY_RECALL_RETRIEVAL_LIMIT)
-                have = set(bm25_ids)
-                room = MEMORY_RECALL_RETRIEVAL_LIMIT - len(have)
-                bm25_ids += [h.doc_id for h in more if h.doc_id not in have][:room]
+                bm25_ids = [h.doc_id for h in more]
         except ValidationError:
             bm25_ids = []  # nothing searchable lexically: the vector leg may still answer
         legs: list[list[int]] = [bm25_ids]
