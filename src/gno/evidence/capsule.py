@@ -95,7 +95,7 @@ def build_capsule(engine: Engine, req: CapsuleRequest) -> Capsule:
     vec_on = res.mode == "hybrid"
     base = _payload(engine, req, query, facets, res.mode, vec_on, budget_bytes, counter, snapshot_before)
     payload = _finish(base, selected, omitted, facets, counter)
-    if not payload["evidence"] and cands:
+    if not payload["evidence"] and any(o["reason"] == "global_budget" for o in omitted):
         empty = _finish(base, [], [], facets, counter)["budget"]
         raise ValidationError(
             f"--budget {req.budget_tokens} is too small for any evidence: the Capsule's own metadata takes "
