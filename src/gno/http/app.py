@@ -100,7 +100,10 @@ def create_app(
         mcp_srv = build_mcp(engine, enable_write=enable_write, instance_id=f"http:{uuid.uuid4().hex[:12]}")
         loopback = host in ("127.0.0.1", "localhost", "::1")
         security = None if loopback else TransportSecuritySettings(enable_dns_rebinding_protection=False)
-        mcp_app = mcp_srv.streamable_http_app(streamable_http_path="/mcp", host=host, transport_security=security)
+        # json_response: one JSON body per call instead of an SSE stream (no server-initiated messages here)
+        mcp_app = mcp_srv.streamable_http_app(
+            streamable_http_path="/mcp", host=host, transport_security=security, json_response=True
+        )
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
