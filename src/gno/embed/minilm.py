@@ -111,7 +111,7 @@ class MiniLMEmbedder:
         self,
         *,
         threads: int | None = None,
-        batch_size: int = 32,
+        batch_size: int = 8,
         max_length: int = MAX_LENGTH,
         model_path: Path | None = None,
         tokenizer_path: Path | None = None,
@@ -219,6 +219,9 @@ class MiniLMEmbedder:
                 tokenizer.enable_truncation(max_length=self._max_length)
                 options = ort.SessionOptions()
                 options.intra_op_num_threads = self._threads
+                # no memory arena: attention buffers go back to the OS after each batch, so a resident
+                # process (serve, query re-scoring) stays near its working set instead of its peak
+                options.enable_cpu_mem_arena = False
                 options.inter_op_num_threads = 1
                 options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
                 options.log_severity_level = 3
