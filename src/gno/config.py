@@ -257,20 +257,6 @@ def _line_for(text: str, loc: tuple[Any, ...]) -> int | None:
     return line
 
 
-def _item_lines(text: str) -> list[int]:
-    """1-based line of each `collections:` item, so validation errors can name a line."""
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
-        return []
-    if not isinstance(node, yaml.MappingNode):
-        return []
-    for k, v in node.value:
-        if getattr(k, "value", None) == "collections" and isinstance(v, yaml.SequenceNode):
-            return [item.start_mark.line + 1 for item in v.value]
-    return []
-
-
 def load_config(settings: Settings, *, must_exist: bool = True) -> GnoConfig:
     """Read and validate `index.yml`; errors name the file and the line."""
     path = settings.config_path
@@ -311,8 +297,7 @@ def load_config(settings: Settings, *, must_exist: bool = True) -> GnoConfig:
     seen: set[str] = set()
     for i, c in enumerate(cfg.collections):
         if c.name in seen:
-            lines = _item_lines(text)
-            raise _config_error(path, lines[i] if i < len(lines) else None, f"duplicate collection {c.name!r}")
+            raise _config_error(path, _line_for(text, ("collections", i)), f"duplicate collection {c.name!r}")
         seen.add(c.name)
     return cfg
 

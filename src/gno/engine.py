@@ -280,7 +280,8 @@ class Engine:
         f = self.doc_filter(collection, tags_any, tags_all)
         return bm25_search(self.store, query, f, SearchOptions(limit=limit, min_score=min_score, full=full))
 
-    def resolve(self, ref: str) -> docs.DocRow:
+    def resolve(self, ref: str, *, allow_inactive: bool = False) -> docs.DocRow:
+        """The document a ref names (active first); `allow_inactive` also finds deleted ones (history)."""
         r = parse_ref(ref)
         if r.docid:
             rows = docs.docs_by_docid(self.store, r.docid)
@@ -289,7 +290,7 @@ class Engine:
             row = docs.doc_by_path(self.store, r.collection, r.rel_path)
             rows = [row] if row else []
         rows = [x for x in rows if x.active] or rows
-        if not rows or not rows[0].active:
+        if not rows or not (rows[0].active or allow_inactive):
             raise NotFoundError(
                 f"no indexed document for {ref!r}; check the ref or run `gno update`",
                 details={"ref": ref},

@@ -113,7 +113,7 @@ def changes(
 
 
 def diff(engine: Engine, ref: str, change_id: str | None = None) -> DiffResult:
-    row = _any_doc(engine, ref)
+    row = engine.resolve(ref, allow_inactive=True)
     evs = [r for r in docs.changes(engine.store, 0, 10**9) if int(r["doc_id"]) == row.id]
     if change_id:
         want = decode_cursor(change_id)
@@ -146,22 +146,6 @@ def diff(engine: Engine, ref: str, change_id: str | None = None) -> DiffResult:
             "headings, links, typed edges and dates added or removed",
         },
     )
-
-
-def _any_doc(engine: Engine, ref: str) -> docs.DocRow:
-    """Like `Engine.resolve`, but a deleted (inactive) document still has a history to show."""
-    from gno.errors import NotFoundError
-    from gno.refs import parse_ref
-
-    try:
-        return engine.resolve(ref)
-    except NotFoundError:
-        r = parse_ref(ref)
-        rows = docs.docs_by_docid(engine.store, r.docid) if r.docid else [
-            x for x in [docs.doc_by_path(engine.store, r.collection or "", r.rel_path or "")] if x]
-        if not rows:
-            raise
-        return rows[0]
 
 
 def links(engine: Engine, ref: str, *, backlinks: bool = False) -> LinksResult:

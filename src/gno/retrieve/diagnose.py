@@ -19,7 +19,6 @@ from gno.models import (
     DiagnoseStage,
     DiagnoseTarget,
 )
-from gno.refs import parse_ref
 from gno.retrieve.hybrid import HybridRetriever, QueryOptions, QueryRun, Stage
 from gno.store import documents as docs
 from gno.store import vectors as vstore
@@ -31,17 +30,9 @@ if TYPE_CHECKING:
 
 def _target(engine: Engine, ref: str, f: DocFilter) -> tuple[DiagnoseTarget, docs.DocRow | None]:
     try:
-        r = parse_ref(ref)
-        rows = (
-            docs.docs_by_docid(engine.store, r.docid)
-            if r.docid
-            else ([x] if (x := docs.doc_by_path(engine.store, r.collection or "", r.rel_path or "")) else [])
-        )
+        row = engine.resolve(ref, allow_inactive=True)
     except GnoError:
-        rows = []
-    if not rows:
         return DiagnoseTarget(status="not_found", ref=ref), None
-    row = next((x for x in rows if x.active), rows[0])
     chunks = docs.chunk_count(engine.store, row.mirror_hash)
     t = DiagnoseTarget(
         status="diagnosed",
@@ -59,7 +50,7 @@ def _target(engine: Engine, ref: str, f: DocFilter) -> tuple[DiagnoseTarget, doc
         t.status = "no_indexed_content"
         return t, row
     where, params = filter_sql(f)
-    if where and row.id not in set(vstore.filtered_doc_ids(engine.store, where, params)):
+    if where and row.id not in {d for d, _ in vstore.filtered_docs(engine.store, where, params)}:
         t.status = "filtered_out"
         if f.collections and row.collection not in f.collections:
             t.filter_reasons.append(f"collection {row.collection!r} is not in {list(f.collections)}")

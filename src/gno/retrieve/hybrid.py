@@ -175,7 +175,7 @@ class HybridRetriever:
                     doc_ids=found,
                 )
             )
-            allowed = set(vstore.filtered_doc_ids(self.store, where, params))
+            allowed = {d for d, _ in vstore.filtered_docs(self.store, where, params)}
             found = [d for d in found if d in allowed]
         st.ranked = found[:GRAPH_MAX]
         st.scores = dict.fromkeys(st.ranked, 1.0)

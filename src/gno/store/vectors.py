@@ -98,18 +98,6 @@ def load_vectors(store: Store, fingerprint: str) -> tuple[list[tuple[str, int]],
     return keys, b"".join(bytes(r[3]) for r in rows), dim
 
 
-def chunk_vectors(store: Store, fingerprint: str, keys: Sequence[tuple[str, int]]) -> dict[tuple[str, int], bytes]:
-    out: dict[tuple[str, int], bytes] = {}
-    for m, s in keys:
-        r = store.conn.execute(
-            "SELECT embedding FROM content_vectors WHERE fingerprint = ? AND mirror_hash = ? AND seq = ?",
-            (fingerprint, m, s),
-        ).fetchone()
-        if r is not None:
-            out[(m, s)] = bytes(r[0])
-    return out
-
-
 def generation(store: Store) -> tuple[int, int]:
     """Changes whenever documents or vectors change (cache key for in-memory matrices)."""
     a = store.conn.execute("SELECT COALESCE(MAX(id), 0) FROM document_changes").fetchone()[0]
@@ -141,18 +129,6 @@ def docs_for_mirrors(store: Store, hashes: Sequence[str]) -> dict[str, list[int]
         ):
             out.setdefault(str(r[0]), []).append(int(r[1]))
     return out
-
-
-def filtered_doc_ids(store: Store, where: str, params: Sequence[object]) -> list[int]:
-    rows = store.conn.execute(f"SELECT d.id FROM documents d WHERE d.active = 1{where}", tuple(params))
-    return [int(r[0]) for r in rows]
-
-
-def filtered_mirrors(store: Store, where: str, params: Sequence[object]) -> set[str]:
-    rows = store.conn.execute(
-        f"SELECT DISTINCT d.mirror_hash FROM documents d WHERE d.active = 1{where}", tuple(params)
-    )
-    return {str(r[0]) for r in rows}
 
 
 def collection_has_vectors(store: Store, collection: str, fingerprint: str | None) -> bool:
