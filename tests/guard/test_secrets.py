@@ -151,11 +151,7 @@ def test_env_style_assignment_redacts_any_value() -> None:
     result = redact_secrets("DB_" + PW.upper() + "=postgres\nDB_USER=postgres")
     assert (
         result.text
-        == "DB_"
-        + PW.upper()
-        + "="
-        + expected_marker("password-assignment", "postgres")
-        + "\nDB_USER=postgres"
+        == "DB_" + PW.upper() + "=" + expected_marker("password-assignment", "postgres") + "\nDB_USER=postgres"
     )
 
 

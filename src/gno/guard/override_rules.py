@@ -1,0 +1,268 @@
+"""Rules for text that tries to take over the model: instruction overrides, role smuggling and
+requests for the system prompt.
+
+Why together: all three attack the model's *instructions* rather than its output or its tools; they share
+the second-person vocabulary (``you are``, ``your instructions``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from gno.guard.phrases import META_CUE_RE, YOU_ARE, alts, phrase, phrase_hits
+from gno.guard.text_views import TextViews
+
+_OVERRIDE_VERB = (
+    r"(?:ignore|ignoring|disregard|disregarding|forget|override|overrule|bypass|discard|abandon|neglect"
+    r"|nullify|dismiss|set\s+aside|throw\s+out|stop\s+following|do\s+not\s+follow|don't\s+follow"
+    r"|never\s+mind|pay\s+no\s+attention\s+to|skip)"
+)
+_N_OVERRIDE = alts(
+    "ignor|disregard|forget|overrid|overrul|bypass|discard|abandon|neglect|nullif|dismiss|"
+    "set aside|throw out|stop following|not follow|n't follow|never mind|no attention|skip"
+)
+_OVERRIDE_QUAL = (
+    r"(?:previous|previously\s+given|prior|preceding|above|earlier|former|foregoing|original|initial|old"
+    r"|system|developer|existing|current|given|safety|pre-?set|default|programmed|built-in|standard)"
+)
+_OVERRIDE_NOUN = (
+    r"(?:instructions?|directions?|directives?|rules?|prompts?|guidelines?|commands?|orders|guidance"
+    r"|programming|constraints?|guardrails?|restrictions?|polic(?:y|ies)|context|messages?|training"
+    r"|filters?|conversation|system\s+prompt|tasks?|requests?|settings)"
+)
+_DETS = r"(?:(?:all|any|each|every|of|the|your|these|those|my|our|its|other|such)\s+){0,3}"
+
+_OVERRIDE_OBJECT = (
+    # "... all previous instructions", "... the above rules and guidelines"
+    rf"{_DETS}{_OVERRIDE_QUAL}(?:\s+(?:and|or|&|/)\s+\w+)?(?:\s+\w+)?\s+{_OVERRIDE_NOUN}\b"
+    # "... your guidelines", "... all of your safety rules"
+    rf"|(?:all\s+(?:of\s+)?)?your\s+(?:\w+\s+)?{_OVERRIDE_NOUN}\b"
+    # "... everything you were told before", "... all of the above"
+    r"|(?:everything|all|anything|whatever)\s+(?:(?:that\s+)?(?:was|is|you\s+were|you've\s+been|you\s+have\s+been|i)"
+    r"\s+(?:said|told|written|given|instructed)\s+)?(?:above|before|prior|earlier|previously|so\s+far|until\s+now"
+    r"|you\s+(?:were|have\s+been|'ve\s+been)\s+told)\b"
+    r"|(?:the|all\s+the|all)\s+above\b"
+)
+_INSTRUCTION_OVERRIDE = (
+    phrase(rf"\b{_OVERRIDE_VERB}\s+(?:{_OVERRIDE_OBJECT})", _N_OVERRIDE),
+    phrase(
+        r"\b(?:ignore|disregard)\s+(?:the|your)\s+(?:user|user's|human|human's|original)\s+"
+        r"(?:request|question|query|task|instructions?)",
+        ("ignore", "disregard"),
+    ),
+    phrase(
+        r"(?:^|[\n.!:>#*-]\s*)(?:new|real|actual|true|secret|hidden|override|overriding|priority|revised|system)\s+"
+        r"(?:instructions?|directives?|orders|task|objective|rules)\s*:",
+        ("instruction", "directive", "orders", "task", "objective", "rules"),
+    ),
+    phrase(
+        r"\byour\s+(?:new|real|actual|true|updated|revised)\s+(?:task|goal|objective|instructions?|mission|purpose"
+        r"|directive|orders|priority)\s+(?:is|are|will\s+be|now)\b",
+        ("your",),
+    ),
+    phrase(
+        r"\bfrom\s+now\s+on,?\s+(?:you|the\s+(?:assistant|ai|model|agent|bot)|assistant)\s+"
+        r"(?:will|must|shall|should|are|have\s+to|need\s+to|'ll|can\s+only|may\s+only|always|never|only|do|don't|cannot)\b",
+        ("from now on",),
+    ),
+    phrase(
+        r"\b(?:these|this|the\s+following|my|our)\s+(?:new\s+)?(?:instructions?|rules?|directives?|messages?|orders)\s+"
+        r"(?:override|overrides|supersede|supersedes|take\s+precedence|takes\s+precedence|replace|replaces|cancel|cancels)\b",
+        ("overrid", "supersede", "precedence", "replace", "cancel"),
+    ),
+    phrase(
+        r"\bstop\s+(?:what\s+you(?:'re|\s+are)\s+doing|your\s+current\s+task|being\s+an?\s+(?:ai|assistant|chatbot))\b",
+        ("stop ",),
+    ),
+    phrase(
+        r"\b(?:do\s+not|don't|never)\s+(?:follow|obey|comply\s+with|listen\s+to|adhere\s+to)\s+(?:the\s+|your\s+|any\s+)?"
+        r"(?:previous|prior|original|system|above|developer|user'?s?|safety|initial)\s+(?:\w+\s+)?"
+        r"(?:instructions?|rules|prompts?|guidelines|requests?)",
+        ("follow", "obey", "comply", "listen", "adhere"),
+    ),
+    phrase(
+        r"\bend\s+of\s+(?:the\s+)?(?:system\s+prompt|prompt|instructions?|user\s+input)\s*(?:[-=#*\]>)]|\n|$)",
+        ("end of",),
+    ),
+    phrase(
+        r"\bnew\s+system\s+prompt\b|\b(?:system|admin|developer|priority|emergency|god)\s+override\b",
+        ("system prompt", "override"),
+    ),
+    phrase(
+        r"\b(?:disable|turn\s+off|deactivate|remove|bypass|circumvent|ignore)\s+(?:all\s+|any\s+|your\s+|the\s+|of\s+)*"
+        r"(?:safety|content|moderation|ethical|ethics)\s+(?:filters?|guardrails?|checks?|restrictions?|protocols?|guidelines?"
+        r"|polic(?:y|ies)|settings|rules)\b",
+        ("safety", "content", "moderation", "ethic"),
+    ),
+    # The same override in the languages injection corpora most often use besides English.
+    phrase(
+        r"\b(?:ignorier(?:e|en|t)?|vergiss|vergessen\s+sie|missachte)\b[^.\n]{0,40}?\b(?:vorherige[nm]?|bisherige[nm]?|obige[nm]?"
+        r"|vorige[nm]?|alle[nm]?)\b[^.\n]{0,30}?\b(?:anweisungen|befehle|instruktionen|regeln|aufgaben|anordnungen|vorgaben)\b"
+        r"|\bvergiss\s+alles\b",
+        ("ignorier", "vergiss", "vergessen", "missachte"),
+    ),
+    phrase(
+        r"\b(?:ignora|ignore|ignorez|ignorer|olvida|olvide|oublie[zr]?|dimentica|esque[cç]a)\b[^.\n]{0,40}?"
+        r"\b(?:instrucciones|indicaciones|instructions|consignes|istruzioni|instru[cç][oõ]es|reglas|r[eè]gles|regole|regras)"
+        r"\s+(?:anteriores|previas|pr[eé]c[eé]dentes|ant[eé]rieures|ci-dessus|precedenti)\b",
+        ("ignor", "olvid", "oubli", "dimentic", "esque"),
+    ),
+)
+
+_ROLE_SPECIAL_TOKEN = phrase(
+    r"<\|[a-z_▁]{2,40}\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>|<\|?(?:endoftext|im_start|im_end)\|?>",
+    ("<|", "[inst]", "[/inst]", "<<sys>>", "<</sys>>", "_of_turn>", "endoftext", "im_start", "im_end"),
+)
+_TOOLISH_TOKEN_RE = re.compile(r"<\|(?:tool|python_tag|function|plugin|call)")
+_ROLE_SMUGGLING = (
+    phrase(
+        r"</?(?:system|sys|system[_-]?(?:prompt|message|instructions?)|assistant|developer|im_start|im_end)\s*>",
+        ("<sys", "</sys", "<assistant", "</assistant", "<developer", "</developer", "<im_", "</im_"),
+    ),
+    phrase(
+        r"^[ \t>]*\[(?:system|assistant|developer|admin|sys)\]",
+        ("[system]", "[assistant]", "[developer]", "[admin]", "[sys]"),
+    ),
+    phrase(r"^[ \t>]*#{1,4}\s*(?:system(?:\s+prompt)?|assistant)\s*:", ("#",)),
+    phrase(
+        r"^[ \t>*_-]*(?:system|assistant|developer|sys|ai|human)"
+        r"(?:\s+(?:message|prompt|instructions?|override|note|update))?"
+        r"[ \t*_]*:[ \t*_]*(?=[^\n]*\b(?:you|your|i\s+will|i'll|i\s+am|i'm|sure|okay|ok|understood|certainly"
+        r"|of\s+course|must|always|never|ignore|disregard|respond|reply|answer|instructions?|prompt|override|mode"
+        r"|rules|do\s+not|don't|from\s+now)\b)",
+        ("sys", "assistant", "developer", "ai", "human"),
+        (":",),
+    ),
+    phrase(
+        rf"\b{YOU_ARE}\s+now\s+(?:an?\s+|the\s+|in\s+|my\s+|called\s+|named\s+)?(?:[\w-]+\s+){{0,3}}?"
+        r"(?:ai|assistant|chatbot|bot|model|llm|gpt|dan|jailbroken|unrestricted|unfiltered|uncensored|evil|rogue|free"
+        r"|liberated|unchained|unbound|unleashed|mode|persona|character|no\s+longer|without|able\s+to\s+do\s+anything)\b",
+        ("now",),
+    ),
+    phrase(
+        r"(?<!if )(?<!whether )\b" + YOU_ARE + r"\s+(?:a|an)\s+"
+        r"(?:(?:helpful|harmless|honest|friendly|smart|expert|advanced|powerful|unrestricted|unfiltered|uncensored"
+        r"|evil|virtual|large|new|different|malicious)\s+){1,2}(?:ai\s+)?(?:assistant|chatbot|language\s+model|llm"
+        r"|ai|bot|model)\b"
+        r"|(?<!if )(?<!whether )\b" + YOU_ARE + r"\s+(?:a|an)\s+(?:ai|chatbot|language\s+model|llm|ai\s+assistant)\b"
+        r"(?!\s+(?:researcher|engineer|expert|enthusiast|fan|skeptic))",
+        ("you are", "you're"),
+    ),
+    phrase(
+        rf"\b{YOU_ARE}\s+no\s+longer\s+(?:an?\s+|the\s+)?(?:ai|assistant|chatbot|bound|restricted|limited|required"
+        r"|claude|chatgpt|gpt|an?\s+language\s+model|language\s+model|subject|constrained|obligated)\b",
+        ("no longer",),
+    ),
+    phrase(
+        r"\byou(?:'re|\s+are|\s+have\s+been|'ve\s+been)\s+(?:now\s+)?(?:freed|released|liberated|jailbroken|unlocked"
+        r"|unshackled)\b",
+        ("freed", "released", "liberated", "jailbroken", "unlocked", "unshackled"),
+    ),
+    phrase(
+        r"\bi\s+am\s+(?:your|an?|the)\s+(?:developer|creator|administrator|admin|owner|operator|programmer|maker)\b"
+        r"[^.\n]{0,80}?\b(?:authori[sz]e|allow|permit|instruct|order|command)\s+you\b",
+        ("i am",),
+    ),
+    phrase(
+        r"\b(?:act|behave|respond|answer|roleplay|role-play|pretend|operate|function)\s+(?:as|like|to\s+be|that\s+you\s+are)"
+        r"\b[^.\n]{0,100}?\b(?:without|no|free\s+of|free\s+from|ignoring|bypassing|not\s+bound\s+by|unbound\s+by"
+        r"|regardless\s+of)\s+(?:any\s+|all\s+|the\s+usual\s+|your\s+|ethical\s+|moral\s+)?(?:restrictions?|limits?"
+        r"|limitations|filters?|rules|guidelines|censorship|ethics|morals?|boundaries|constraints?|policies|safety"
+        r"|content\s+polic(?:y|ies))",
+        (
+            "restriction",
+            "limit",
+            "filter",
+            "rules",
+            "guideline",
+            "censor",
+            "ethic",
+            "moral",
+            "boundar",
+            "constraint",
+            "polic",
+            "safety",
+        ),
+    ),
+    phrase(
+        r"\bpretend\s+(?:that\s+)?you\s+(?:are|have)\s+(?:no|an?\s+(?:unrestricted|unfiltered|uncensored|evil|jailbroken))\b",
+        ("pretend",),
+    ),
+    phrase(
+        r"\b(?:dan|jailbreak|jailbroken|unrestricted|uncensored|evil\s+confidant|stan|dude)\s+mode\b|\bdo\s+anything\s+now\b",
+        ("mode", "do anything now"),
+    ),
+    phrase(
+        r"\b(?:developer|dev|debug|god|admin|sudo|maintenance)\s+mode\b(?=[^.\n]{0,120}\b(?:you\s+(?:are|will|must|can\s+now)"
+        r"|you're|chatgpt|llm|language\s+model|restrictions?|polic(?:y|ies)|censor\w*|filters?|uncensored|unrestricted))",
+        ("mode",),
+    ),
+    phrase(
+        r"\b(?:you\s+are|you're|you\s+will|you\s+must|chatgpt|as\s+an\s+ai|assistant)\b[^.\n]{0,120}?"
+        r"\b(?:developer|dev|debug|god|admin|sudo)\s+mode\b",
+        ("mode",),
+    ),
+)
+
+_SP_VERB = (
+    r"(?:reveal|print|repeat|output|display|show|tell\s+me|give\s+me|leak|dump|disclose|expose|write\s+out|write\s+down"
+    r"|spell\s+out|recite|echo|return|copy|paste|list|share|send|what\s+(?:is|are|was|were))"
+)
+_SP_TARGET = (
+    r"(?:(?:your|the|its)\s+)?(?:full\s+|complete\s+|exact\s+|entire\s+|original\s+|hidden\s+|secret\s+|initial\s+)?"
+    r"(?:system\s*prompt|system\s+message|system\s+instructions|pre-?prompt|meta-?prompt"
+    r"|developer\s+(?:prompt|message|instructions)|(?:initial|original|hidden|secret|confidential)\s+(?:prompt|instructions)"
+    r"|context\s+window)"
+)
+_SYSTEM_PROMPT_EXFILTRATION = (
+    phrase(
+        rf"\b{_SP_VERB}\b(?:\s+[\w'-]+){{0,5}}?\s+{_SP_TARGET}",
+        ("prompt", "message", "instructions", "context window"),
+    ),
+    phrase(
+        rf"\b{_SP_VERB}\b(?:\s+[\w'-]+){{0,3}}?\s+your\s+(?:\w+\s+)?(?:instructions|prompt|guidelines|programming"
+        r"|configuration|rules)\b",
+        ("your",),
+    ),
+    phrase(
+        r"\b(?:repeat|print|output|reveal|echo|recite|write\s+out|copy|dump|disclose|leak)\s+(?:all\s+|back\s+)?(?:of\s+)?"
+        r"(?:the\s+)?(?:text|words|content|everything|instructions|messages?|prompt|lines)\s+"
+        r"(?:above|before\s+this|prior\s+to\s+this|you\s+were\s+given)",
+        ("above", "before this", "prior to this", "you were given"),
+    ),
+    phrase(
+        r"\b(?:repeat|print|output|recite|echo)\b[^.\n]{0,80}\b(?:starting|beginning)\s+with\s+[\"']?you\s+are\b",
+        ("you are",),
+    ),
+    phrase(
+        r"\bwhat\s+(?:were|are)\s+you\s+(?:told|instructed|programmed)\s+(?:to\s+do\s+)?"
+        r"(?:before|above|earlier|initially|at\s+the\s+start)",
+        ("what were you", "what are you"),
+    ),
+)
+
+
+_SQUASHED_OVERRIDE_RE = re.compile(
+    r"(?:ignore|disregard|forget)(?:all|any|the|your|of)*(?:previous|prior|above|earlier|preceding)"
+    r"(?:instructions?|rules|prompts?|directions|directives)"
+)
+
+
+def instruction_override(view: TextViews) -> Iterator[str]:
+    yield from phrase_hits(_INSTRUCTION_OVERRIDE, view.light, allow_mentions=True)
+    squashed = _SQUASHED_OVERRIDE_RE.search(view.squashed)
+    if squashed and not META_CUE_RE.search(view.light):
+        yield squashed.group()
+
+
+def role_smuggling(view: TextViews) -> Iterator[str]:
+    if _ROLE_SPECIAL_TOKEN.possible(view.light):
+        for match in _ROLE_SPECIAL_TOKEN.pattern.finditer(view.light):
+            if not _TOOLISH_TOKEN_RE.match(match.group()):
+                yield match.group()
+    yield from phrase_hits(_ROLE_SMUGGLING, view.light, allow_mentions=True)
+
+
+def system_prompt_exfiltration(view: TextViews) -> Iterator[str]:
+    yield from phrase_hits(_SYSTEM_PROMPT_EXFILTRATION, view.light, allow_mentions=True)
