@@ -271,3 +271,30 @@ def test_remember_says_why_matching_is_lexical_before_embedding(facts: Mem) -> N
     r = facts.remember("The staging database is postgresql 16")
     assert r.matching.mode == "lexical"
     assert r.matching.semantic_unavailable != "no embedding model available"
+
+
+def test_beside_the_vector_leg_the_lexical_leg_fills_up_with_any_term_matches(mem: Mem) -> None:
+    """Lexical recall stays conjunctive; with a vector leg the BM25 leg also ranks partial matches.
+
+    The vector leg here is a stub that finds nothing, so the fused list is the lexical leg alone:
+    the full match first, then the partial ones, scored by RRF with the hybrid k (10) instead of 60.
+    """
+    from gno.memory.recall import recall
+    from gno.memory.records import MEMORY_HYBRID_RRF_K, MEMORY_RRF_K
+
+    mem.add("staging database backups are encrypted")
+    mem.add("The staging database is postgres 16")
+    mem.add("Releases are cut every Friday afternoon")
+    req = RecallRequest(query="staging database backups", scopes=[SCOPE], caller=CALLER, session=SESSION)
+
+    lexical = recall(mem.engine, req)
+    assert [f.text for f in lexical.facts] == ["staging database backups are encrypted"]
+    assert lexical.facts[0].score == round(1 / (MEMORY_RRF_K + 1), 6)
+
+    hybrid = recall(mem.engine, req, vector_leg=lambda q, f, k: [])
+    assert hybrid.retrieval.mode == "hybrid"
+    assert [f.text for f in hybrid.facts] == [
+        "staging database backups are encrypted",
+        "The staging database is postgres 16",
+    ]
+    assert [f.score for f in hybrid.facts] == [round(1 / (MEMORY_HYBRID_RRF_K + r), 6) for r in (1, 2)]

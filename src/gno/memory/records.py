@@ -26,6 +26,9 @@ MEMORY_RECALL_MAX_FACTS = 8
 MEMORY_RECALL_MAX_TOKENS = 512
 MEMORY_RECALL_RETRIEVAL_LIMIT = 32
 MEMORY_RRF_K = 60
+#: RRF constant when the vector leg joins (measured on LoCoMo dialog R@10, bench/locomo_hybrid.py:
+#: k = 60 flattens the top ranks of a 32-deep leg and gave 0.599; k = 10 gave 0.624)
+MEMORY_HYBRID_RRF_K = 10
 MEMORY_TOKEN_BYTES_ESTIMATE = 4
 MEMORY_MAX_SCOPES = 8
 MEMORY_MAX_SCOPE_CHARS = 64
@@ -131,8 +134,13 @@ def fact_rel_path(record_id: str, created_at: str) -> str:
 
 def _yaml_printable(ch: str) -> bool:
     o = ord(ch)
-    return (o in (0x9, 0xA, 0xD, 0x85) or 0x20 <= o <= 0x7E or 0xA0 <= o <= 0xD7FF or 0xE000 <= o <= 0xFFFD
-            or 0x10000 <= o <= 0x10FFFF)
+    return (
+        o in (0x9, 0xA, 0xD, 0x85)
+        or 0x20 <= o <= 0x7E
+        or 0xA0 <= o <= 0xD7FF
+        or 0xE000 <= o <= 0xFFFD
+        or 0x10000 <= o <= 0x10FFFF
+    )
 
 
 def _q(s: str) -> str:
@@ -140,8 +148,9 @@ def _q(s: str) -> str:
     out = json.dumps(s, ensure_ascii=False)
     if all(_yaml_printable(c) for c in out):
         return out
-    return "".join(c if _yaml_printable(c) else (f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}")
-                   for c in out)
+    return "".join(
+        c if _yaml_printable(c) else (f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}") for c in out
+    )
 
 
 def serialize_fact(
