@@ -90,13 +90,14 @@ def build_capsule(engine: Engine, req: CapsuleRequest) -> Capsule:
     )
     facets = facets_of(req.goal)
     cands, omitted = _candidates(engine, res.results, facets, req)
-    selected, more = _select(engine, cands, facets, req, budget_bytes, counter)
+    meter = _Meter(counter)
+    selected, more = _select(engine, cands, facets, req, budget_bytes, meter)
     omitted += more
     vec_on = res.mode == "hybrid"
     base = _payload(engine, req, query, facets, res.mode, vec_on, budget_bytes, counter, snapshot_before)
-    payload = _finish(base, selected, omitted, facets, counter)
+    payload = _finish(base, selected, omitted, facets, meter)
     if not payload["evidence"] and any(o["reason"] == "global_budget" for o in omitted):
-        empty = _finish(base, [], [], facets, counter)["budget"]
+        empty = _finish(base, [], [], facets, meter)["budget"]
         raise ValidationError(
             f"--budget {req.budget_tokens} is too small for any evidence: the Capsule's own metadata takes "
             f"{empty['usedTokens']} tokens / {empty['usedBytes']} bytes; raise --budget",
@@ -216,7 +217,7 @@ def _evidence(c: _Cand, sel_rank: int, policy: str) -> dict[str, Any]:
 
 
 def _select(
-    engine: Engine, cands: list[_Cand], facets: list[str], req: CapsuleRequest, budget_bytes: int, counter: Any
+    engine: Engine, cands: list[_Cand], facets: list[str], req: CapsuleRequest, budget_bytes: int, meter: _Meter
 ) -> tuple[list[_Cand], list[dict[str, Any]]]:
     """Greedy selection; the budget check itself happens on the whole payload in `_fits`."""
     selected: list[_Cand] = []
@@ -227,7 +228,7 @@ def _select(
     share_cap = budget_bytes * DOC_SHARE[0] // DOC_SHARE[1]
     used_by_doc: Counter[int] = Counter()
     policy = {c.name: c.egress_policy for c in engine.config.collections}
-    fits_base = _payload(engine, req, req.query or req.goal, facets, "hybrid", True, budget_bytes, counter, "0")
+    fits_base = _payload(engine, req, req.query or req.goal, facets, "hybrid", True, budget_bytes, meter.counter, "0")
 
     def omit(c: _Cand, reason: str) -> None:
         omitted.append(
@@ -261,7 +262,7 @@ def _select(
         pool = [c for c in eligible if c is not best]
         trial = selected + [best]
         items = [_evidence(c, i, policy.get(c.doc.collection, "local_only")) for i, c in enumerate(trial, 1)]
-        if _fits(fits_base, items, budget_bytes, req.budget_tokens, counter):
+        if _fits(fits_base, items, budget_bytes, req.budget_tokens, meter):
             selected.append(best)
             covered_f |= set(best.facets)
             used_by_doc[best.doc.id] += len(best.text.encode())
@@ -380,41 +381,95 @@ def _payload(
     }
 
 
-def _measure(payload: dict[str, Any], counter: Any, rounds: int = 32) -> tuple[int, int]:
+class _Meter:
+    """Bytes and tokens of a payload's canonical JSON, each list item counted once and cached.
+
+    Why: selection and sealing measure the whole payload dozens of times per Capsule, and tokenizing
+    50 kB of JSON takes about 10 ms. Canonical JSON puts punctuation (`[`, `, `, `]`, `{`, `}`) at every
+    item boundary and the WordPiece pre-tokenizer splits there (bytes add up anyway), so the whole
+    counts as its skeleton (evidence and omission lists emptied) plus every item plus each separator.
+    `_finish` checks the sealed result against one count of the whole text and falls back to whole-text
+    counting should a tokenizer ever disagree.
+    """
+
+    def __init__(self, counter: Any, whole: bool = False) -> None:
+        self.counter = counter
+        self.whole = whole
+        self._cache: dict[str, tuple[int, int]] = {}
+        self._sep = (2, counter.count(", "))
+
+    def _piece(self, obj: Any) -> tuple[int, int]:
+        text = canonical_json(obj)
+        hit = self._cache.get(text)
+        if hit is None:
+            hit = self._cache[text] = (len(text.encode("utf-8")), self.counter.count(text))
+        return hit
+
+    def measure(self, payload: dict[str, Any]) -> tuple[int, int]:
+        if self.whole:
+            text = canonical_json(payload)
+            return len(text.encode("utf-8")), self.counter.count(text)
+        skeleton = dict(payload)
+        lists: list[list[Any]] = []
+        if isinstance(payload.get("evidence"), list):
+            lists.append(payload["evidence"])
+            skeleton["evidence"] = []
+        if isinstance(payload.get("omissions"), dict) and isinstance(payload["omissions"].get("items"), list):
+            lists.append(payload["omissions"]["items"])
+            skeleton["omissions"] = {**payload["omissions"], "items": []}
+        text = canonical_json(skeleton)
+        b, t = len(text.encode("utf-8")), self.counter.count(text)
+        for items in lists:
+            for item in items:
+                pb, pt = self._piece(item)
+                b, t = b + pb, t + pt
+            if len(items) > 1:
+                b, t = b + self._sep[0] * (len(items) - 1), t + self._sep[1] * (len(items) - 1)
+        return b, t
+
+
+def _measure(payload: dict[str, Any], meter: _Meter, rounds: int = 32) -> tuple[int, int]:
     """Fixed point of (usedBytes, usedTokens) on the canonical bytes that contain them."""
     b, t = 0, 0
     seen: list[tuple[int, int]] = []
     for _ in range(rounds):
         payload["budget"]["usedBytes"], payload["budget"]["usedTokens"] = b, t
-        text = canonical_json(payload)
-        nb, nt = len(text.encode("utf-8")), counter.count(text)
+        nb, nt = meter.measure(payload)
         if (nb, nt) == (b, t):
             return b, t
         if (nb, nt) in seen:  # digits tokenise differently (1657 ↔ 1658): settle on the upper bound
-            b, t = max(x[0] for x in seen[seen.index((nb, nt)):]), max(x[1] for x in seen[seen.index((nb, nt)):])
+            b, t = max(x[0] for x in seen[seen.index((nb, nt)) :]), max(x[1] for x in seen[seen.index((nb, nt)) :])
             break
         seen.append((nb, nt))
         b, t = nb, nt
     payload["budget"]["usedBytes"], payload["budget"]["usedTokens"] = b, t
-    text = canonical_json(payload)
-    return max(b, len(text.encode("utf-8"))), max(t, counter.count(text))
+    mb, mt = meter.measure(payload)
+    return max(b, mb), max(t, mt)
 
 
 def _fits(
-    base: dict[str, Any], items: list[dict[str, Any]], budget_bytes: int, budget_tokens: int, counter: Any
+    base: dict[str, Any], items: list[dict[str, Any]], budget_bytes: int, budget_tokens: int, meter: _Meter
 ) -> bool:
     trial = {**base, "evidence": items, "budget": dict(base["budget"])}
     # reserve room for coverage and omission bookkeeping written after selection
-    text = canonical_json(trial)
+    used_bytes, used_tokens = meter.measure(trial)
     reserve = 600
-    if len(text.encode("utf-8")) + reserve > budget_bytes:
-        return False
-    return bool(counter.count(text) + reserve // 4 <= budget_tokens)
+    return used_bytes + reserve <= budget_bytes and used_tokens + reserve // 4 <= budget_tokens
 
 
 def _finish(
-    base: dict[str, Any], selected: list[_Cand], omitted: list[dict[str, Any]], facets: list[str], counter: Any
+    base: dict[str, Any], selected: list[_Cand], omitted: list[dict[str, Any]], facets: list[str], meter: _Meter
 ) -> dict[str, Any]:
+    payload = _seal(base, selected, omitted, facets, meter)
+    if not meter.whole and meter.measure(payload) != _Meter(meter.counter, whole=True).measure(payload):
+        payload = _seal(base, selected, omitted, facets, _Meter(meter.counter, whole=True))
+    return payload
+
+
+def _seal(
+    base: dict[str, Any], selected: list[_Cand], omitted: list[dict[str, Any]], facets: list[str], meter: _Meter
+) -> dict[str, Any]:
+    counter = meter.counter
     policy = {e["collection"]: e["policy"] for e in base["egressLineage"]["sources"]}
     payload = {**base, "budget": dict(base["budget"])}
     payload["evidence"] = [
@@ -449,7 +504,7 @@ def _finish(
     # seal (real id, measured usage) and trim omission detail, then evidence, until it fits
     while True:
         payload["capsuleId"] = capsule_id(payload)
-        b, t = _measure(payload, counter)
+        b, t = _measure(payload, meter)
         if b <= payload["budget"]["requestedBytes"] and t <= payload["budget"]["requestedTokens"]:
             break
         if payload["omissions"]["items"]:
