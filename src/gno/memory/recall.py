@@ -32,6 +32,7 @@ from gno.memory.records import (
     MEMORY_TOKEN_BYTES_ESTIMATE,
     validate_scopes,
 )
+from gno.retrieve.fusion import rrf_scores
 from gno.retrieve.grammar import compile_fts, content_query, parse_query
 from gno.store.fts import DocFilter, FtsQueryError, bm25_search
 
@@ -58,11 +59,8 @@ def estimate_tokens(text: str) -> int:
 
 
 def rrf(legs: Sequence[Sequence[str]], k: int = MEMORY_RRF_K) -> list[tuple[str, float]]:
-    scores: dict[str, float] = {}
-    for leg in legs:
-        for rank, key in enumerate(leg, 1):
-            scores[key] = scores.get(key, 0.0) + 1.0 / (k + rank)
-    return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+    """Unweighted RRF, ties by key."""
+    return sorted(rrf_scores([(leg, 1.0) for leg in legs], k).items(), key=lambda kv: (-kv[1], kv[0]))
 
 
 def recall(

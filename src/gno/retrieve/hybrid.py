@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Literal
 
 from gno.errors import GnoError
 from gno.models import SearchHit, SearchMeta, SearchResult
+from gno.retrieve.fusion import RRF_K, rrf_scores
 from gno.retrieve.grammar import STOPWORDS, ParsedQuery, Term, compile_fts, content_query, parse_query, word_tokens
 from gno.retrieve.search import build_hits
 from gno.store import documents as docs
@@ -35,7 +36,6 @@ from gno.store.fts import BM25Hit, DocFilter, bm25_search, count_matches, filter
 if TYPE_CHECKING:
     from gno.engine import Engine
 
-RRF_K = 60
 #: The reference's top-rank bonus (+0.1 / +0.04) measured -0.007 nDCG@10 on NFCorpus here, taking hybrid
 #: below 1.10 x BM25: it is off (kept as a constant so the measurement can be repeated).
 TOP_RANK_BONUS = (0.0, 0.0)
@@ -338,11 +338,5 @@ class HybridRetriever:
 
 
 def _rrf(lists: list[tuple[list[int], float]]) -> list[tuple[int, float]]:
-    scores: dict[int, float] = {}
-    bonus: dict[int, float] = {}
-    for ranked, w in lists:
-        for rank, d in enumerate(ranked, 1):
-            scores[d] = scores.get(d, 0.0) + w / (RRF_K + rank)
-            b = TOP_RANK_BONUS[0] if rank == 1 else TOP_RANK_BONUS[1] if rank <= 5 else 0.0
-            bonus[d] = max(bonus.get(d, 0.0), b)
-    return sorted(((d, s + bonus[d]) for d, s in scores.items()), key=lambda x: (-x[1], x[0]))
+    """Weighted RRF (k = 60), ties by document id."""
+    return sorted(rrf_scores(lists, RRF_K, TOP_RANK_BONUS).items(), key=lambda x: (-x[1], x[0]))

@@ -17,6 +17,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from gno.retrieve.fusion import REFERENCE_BONUS, RRF_K, rrf_scores
 from gno.service.backend import Filter, Tx
 
 if TYPE_CHECKING:
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
     from gno.service.backend import Vector
 
 log = logging.getLogger("gno.service.retrieval")
-RRF_K = 60  # as gno.retrieve.hybrid.RRF_K
 CANDIDATES = 100
 W_LEXICAL, W_VECTOR = 1.0, 1.0
 
@@ -47,15 +47,8 @@ def embed_query(embedder: Embedder | None, query: str) -> Vector | None:
 
 
 def rrf(lists: list[tuple[list[int], float]]) -> list[tuple[int, float]]:
-    """Weighted reciprocal-rank fusion with gno's top-rank bonus (+0.1 rank 1, +0.04 ranks 2-5)."""
-    scores: dict[int, float] = {}
-    bonus: dict[int, float] = {}
-    for ranked, weight in lists:
-        for rank, item in enumerate(ranked, 1):
-            scores[item] = scores.get(item, 0.0) + weight / (RRF_K + rank)
-            b = 0.1 if rank == 1 else 0.04 if rank <= 5 else 0.0
-            bonus[item] = max(bonus.get(item, 0.0), b)
-    return sorted(((i, s + bonus[i]) for i, s in scores.items()), key=lambda x: (-x[1], -x[0]))
+    """Weighted RRF (k = 60) with the reference's top-rank bonus; ties newest first (higher seq)."""
+    return sorted(rrf_scores(lists, RRF_K, REFERENCE_BONUS).items(), key=lambda x: (-x[1], -x[0]))
 
 
 def hybrid(tx: Tx, query: str, qvec: Vector | None, filt: Filter, fingerprint: str | None, *, floor: float) -> Ranked:
