@@ -1,23 +1,27 @@
 """Rung 6: `ask` — a cited answer from one closed Capsule, or an abstention.
 
 Retrieval → Capsule (default 12,000 tokens) → answer → (with `--verify`) claim verification.
-No instruction-following model ships on PyPI, so the default answerer is extractive: it picks
-the evidence sentences that cover the question's facets and cites each as `[evidence:<id>]`.
-An OpenAI-compatible `/v1/chat/completions` endpoint (`models.gen` in the config) may generate
-instead; its answer goes through the same verifier. The answer is released only when every
-claim is supported and the claims cover the question; otherwise gno abstains and says why.
-Abstention is a normal, exit-0 result.
+No instruction-following model ships on PyPI, so the default answerer is extractive
+(`extract`): it quotes the passage sentences that state the question and a value of the type it
+asks for, each cited as `[evidence:<id>]`. An OpenAI-compatible `/v1/chat/completions` endpoint
+(`models.gen` in the config) may generate instead; its answer goes through the same verifier.
+The answer is released only when every claim is supported, the claims cover the question, and
+the confidence rules (`confidence`) find that they answer it — a value of the asked type, no
+rival passage with another value, no set question answered from one note; otherwise gno
+abstains and says why. Abstention is a normal, exit-0 result: a guess is worse than no answer.
 """
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from gno.errors import ErrorCode, GnoError, ValidationError
+from gno.evidence.answer_type import Vocabulary
 from gno.evidence.capsule import CapsuleRequest, build_capsule
-from gno.evidence.claims import Claim, content_words, judge, numbers, segment
-from gno.evidence.passages import covered, facets_of
+from gno.evidence.claims import Claim, judge, segment
+from gno.evidence.confidence import assess, notes_vocabulary, question_coverage
+from gno.evidence.extract import draft
+from gno.evidence.question import frame
 from gno.evidence.verify import verify_capsule
 from gno.models import AskCitation, AskClaim, AskResult, AskVerification, Capsule, CapsuleEvidence
 
@@ -25,75 +29,16 @@ if TYPE_CHECKING:
     from gno.engine import Engine
 
 QUESTION_COVERAGE = 0.75
-MAX_SENTENCES = 3
 ABSTAIN_TEXT = "The answer cannot be provided as verified from the evidence in this Capsule."
-_SENT_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
-_MD_RE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|#+\s+|>\s*)")
 
 
-def sentences(text: str) -> list[str]:
-    out: list[str] = []
-    for line in text.split("\n"):
-        line = _MD_RE.sub("", line).strip()
-        if not line or line.startswith(("```", "|", "<")):
-            continue
-        for s in _SENT_RE.split(line):
-            s = s.strip()
-            # a question or a two-word exclamation never answers anything
-            if len(s) > 3 and not s.endswith("?") and len(content_words(s)) >= 2:
-                out.append(s)
-    return out
+def extractive_answer(question: str, cap: Capsule, vocab: Vocabulary | None = None) -> tuple[str, list[str]]:
+    """(answer, facets): the cited sentences of the passage that best states the question's facets.
 
-
-YES_NO = frozenset("did does do is are was were can could has have had will would should shall may might".split())
-NEEDS_NUMBER = re.compile(r"^\s*(when|how (many|much|long|old|often|far)|what (year|date|time|day|month)|which "
-                          r"(year|date|day|month))\b", re.I)
-TEMPORAL = re.compile(r"\b(\d|yesterday|today|tomorrow|tonight|week|month|year|monday|tuesday|wednesday|thursday|"
-                      r"friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|"
-                      r"november|december|morning|evening|night|ago|last|next|once|twice|times?)\b", re.I)
-
-
-def answerable(question: str) -> bool:
-    """An extractive answerer cannot say yes or no: such questions are abstained on."""
-    first = question.strip().split(" ", 1)[0].lower() if question.strip() else ""
-    return first not in YES_NO
-
-
-def extractive_answer(question: str, cap: Capsule) -> tuple[str, list[str]]:
-    """(answer, facets): evidence sentences that best cover the question's facets, each cited."""
-    facets = facets_of(question)
-    if not answerable(question):
-        return "", facets
-    need_number = bool(NEEDS_NUMBER.match(question))
-    cands: list[tuple[int, int, int, str, str]] = []  # (-facets, rank, order, sentence, evidence id)
-    for ev in cap.evidence:
-        for j, s in enumerate(sentences(ev.text)):
-            if need_number and not (TEMPORAL.search(s) or numbers(s)):
-                continue
-            fac = covered(s, facets)
-            if fac:
-                cands.append((-len(fac), ev.selection_rank, j, s, ev.evidence_id))
-    cands.sort()
-    chosen: list[tuple[str, str]] = []
-    have: set[str] = set()
-    for _, _, _, s, eid in cands:
-        new = set(covered(s, facets)) - have
-        if not new and chosen:
-            continue
-        chosen.append((s, eid))
-        have |= set(covered(s, facets))
-        if len(chosen) >= MAX_SENTENCES or have >= set(facets):
-            break
-    answer = " ".join(f"{s.rstrip()} [evidence:{eid}]" for s, eid in chosen)
-    return answer, facets
-
-
-def name_facets(question: str) -> set[str]:
-    """Facets that are names (capitalised mid-sentence): naming someone is not answering about them."""
-    from gno.evidence.passages import stem
-
-    words = re.findall(r"[\w'’]+", question)
-    return {stem(re.sub(r"['’]s$", "", w).lower()) for w in words[1:] if w[:1].isupper()}
+    See `gno.evidence.extract`; `vocab` (of the notes) helps tell names from words.
+    """
+    d = draft(question, cap, vocab)
+    return d.answer, d.frame.facets
 
 
 def generated_answer(engine: Engine, spec: str, question: str, cap: Capsule) -> str:
@@ -153,7 +98,8 @@ def ask(
         )
     gen = getattr(engine.config.models, "gen", None) or (engine.config.models.model_extra or {}).get("gen")
     answerer = "extractive"
-    answer, facets = extractive_answer(question, cap)
+    vocab = notes_vocabulary(engine, cap)
+    answer, facets = extractive_answer(question, cap, vocab)
     if gen and isinstance(gen, str) and gen.startswith(("http://", "https://")):
         check_egress(gen, cap.egress_lineage.effective_policy)
         answer, answerer = generated_answer(engine, gen, question, cap), f"generator:{gen}"
@@ -223,11 +169,8 @@ def _verified(
     counts = {
         k: sum(1 for c in claims if c.status == k) for k in ("supported", "contradicted", "insufficient", "uncertain")
     }
-    names = name_facets(question)
-    content = [f for f in facets if f not in names] or facets
-    claimed = covered(" ".join(c.text for c in claims if c.status == "supported"), facets)
-    best_single = max((len(covered(c.text, content)) for c in claims if c.status == "supported"), default=0)
-    q_ratio = min(len(claimed) / len(facets) if facets else 1.0, best_single / len(content) if content else 1.0)
+    fr = frame(question)
+    qc = question_coverage(fr, facets, [(c.text, c.citations) for c in claims if c.status == "supported"], by_id)
     reason: str | None = None
     if n == 0:
         reason = "no_substantive_claims"
@@ -235,8 +178,10 @@ def _verified(
         reason = "citation_hygiene_failed"
     elif counts["contradicted"]:
         reason = "contradiction_detected"
-    elif counts["supported"] < n or q_ratio < QUESTION_COVERAGE:
+    elif counts["supported"] < n or qc.ratio < QUESTION_COVERAGE or not qc.subject:
         reason = "coverage_below_threshold"
+    else:
+        reason = assess(fr, [c.text for c in claims], [c.citations for c in claims], cap, notes_vocabulary(engine, cap))
     verification = AskVerification(
         mode="closed_capsule",
         capsule_id=cap.capsule_id,
@@ -264,9 +209,10 @@ def _verified(
         },
         question_coverage={
             "facets": facets,
-            "covered": claimed,
-            "ratio": round(q_ratio, 4),
+            "covered": qc.covered,
+            "ratio": round(qc.ratio, 4),
             "threshold": QUESTION_COVERAGE,
+            "answerType": fr.kind,
         },
     )
     released = reason is None

@@ -122,10 +122,14 @@ ABBREVIATIONS = frozenset("dr mr mrs ms prof st jr sr vs etc e.g i.e fig no vol 
 
 
 def split_sentences(text: str) -> list[str]:
-    """Sentences (abbreviation-aware; a citation marker ends its sentence)."""
+    """Sentences (abbreviation-aware; a citation marker ends its sentence, other brackets do not).
+
+    Only `[evidence:…]` ends a sentence: notes quote brackets mid-sentence (`[this car]`, `[photo: …]`),
+    and splitting there would leave the sentence's head as an uncited, orphan claim.
+    """
     out: list[str] = []
     start = 0
-    for m in re.finditer(r"(\])\s+|([.!?])\s+(?=\S)", text):
+    for m in re.finditer(r"(\[evidence:[^\]]*\])\s+|([.!?])\s+(?=\S)", text):
         end = m.end(1) if m.group(1) else m.end(2)
         if m.group(2):
             word = re.findall(r"([\w.]+)$", text[start:end - 1])

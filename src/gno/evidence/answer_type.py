@@ -1,0 +1,229 @@
+"""Answer-type check: does a sentence state a value of the kind the question asks for?
+
+A sentence can contain every content word of a question and still not answer it ("I got a puppy
+two weeks ago" does not say the puppy's name). Extraction has no model that could tell, so the
+rule is conservative and checkable: the answer must *name something specific* that the question
+does not already contain, of the type the question asks for —
+
+* `number` / `quantity`: a number (digits or a number word); for `how long/often/old` also the
+  unit or frequency that goes with it (`twice a week`, `10 years`);
+* `time`: a date, weekday, month, year or relative time (`yesterday`, `last week`);
+* `person` / `place` / `thing`: a quoted title or code span; a proper name (a capitalised word
+  that the notes never write in lower case) or an identifier (`v2.4`, `deploy_staging`) in a
+  clause that states the question's words; the word a sentence names with the question's own noun
+  or a naming verb (`the systemd unit app-staging`, `a puppy named Coco`); for "what kind of X"
+  only the word that classifies X (`Hawaiian pizza`, not `a great pizza`);
+* `reason`: a causal clause (`because`, `so that`, `due to`, …);
+* `polar` (yes/no) and `manner` ("how did …") questions have no value a quoted sentence can be
+  checked to state: extraction abstains on them.
+
+Names that recur across much of the evidence (the people a notebook is about, a project's own
+name) are context rather than answers, and so are `Label:` prefixes at the start of a line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from gno.evidence.claims import NUMBER_WORDS
+from gno.evidence.passages import covered, stem
+from gno.evidence.question import TIME_WORD_RE, QuestionFrame
+from gno.retrieve.grammar import STOPWORDS, word_tokens
+
+LABEL_RE = re.compile(r"^\s*\w[\w .'’-]{0,40}:\s")
+# "double", “curly”, `code` quotes; 'single' ones only around a capitalised title ('em is no title)
+QUOTED_RE = re.compile(r"(?<!\w)(?:[\"“`]([^\"”`\n]{2,80})[\"”`]|['‘]([A-Z0-9][^'’\n]{1,79})['’])(?!\w)")
+LOWER_RE = re.compile(r"(?<![\w'’-])[a-z][\w'’-]*")
+CAP_RE = re.compile(r"(?<![\w'’-])([A-Z][\w'’-]*)")
+MID_CAP_RE = re.compile(r"(?<=[a-z,])\s+([A-Z][\w'’-]*)")
+IDENT_RE = re.compile(r"(?<![\w-])([a-z][\w-]*(?:[_.][\w-]+)+|[a-z][a-z-]*\d[\w-]*)(?![\w-])")
+NAMING_RE = re.compile(
+    r"\b(?:called|named|titled|name is|name's|name was)\s+(?:(?:him|her|it|them)\s+)?[\"“'‘]?([\w'’-]+)", re.I
+)
+DIGITS_RE = re.compile(r"\b\d+(?:[.,:/-]\d+)*(?:st|nd|rd|th|s)?\b")
+TIME_RE = re.compile(
+    r"\b(yesterday|today|tonight|tomorrow|ago|last|next|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|"
+    r"jun|jul|aug|sep|sept|oct|nov|dec|spring|summer|autumn|fall|winter|morning|evening|night|weekend|"
+    r"\d{1,4}(?:st|nd|rd|th)?)\b",
+    re.I,
+)
+FREQUENCY_RE = re.compile(
+    r"\b(once|twice|daily|weekly|monthly|yearly|annually|hourly|every|each|minutes?|hours?|days?|weeks?|months?|"
+    r"years?|decades?)\b",
+    re.I,
+)
+RATE_RE = re.compile(r"\b(?:times?|once|twice)\s+(?:a|an|per|each|every)\s+(?:day|week|month|year|night)\b", re.I)
+REASON_RE = re.compile(r"\b(because|so that|due to|in order to|as a result|that's why|that is why|the reason)\b", re.I)
+CLAUSE_RE = re.compile(r"[,;:()—–]|\s-\s|\bbut\b")
+PRONOUNS = frozenset("i i'm i've i'd i'll we we're you you're he she it they".split())
+# a sentence-initial word followed by one of these reads as a subject ("Alice is the on-call lead")
+SUBJECT_VERBS = frozenset("is was are were has had owns leads runs will can does did".split())
+# adjectives that praise or count rather than classify: "a *big* game" does not say what kind of game
+EVALUATIVE = frozenset(
+    "big small large little great good bad best better new old young another other first last next same different "
+    "few several whole real huge nice cool awesome amazing favorite fun special entire own crazy weird wild lovely "
+    "beautiful terrible horrible fantastic wonderful incredible perfect cute super certain particular".split()
+)
+CONTEXT_SHARE = 0.34  # a name in more than a third of the evidence passages is what the notes are about
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Word statistics of the notes: which capitalised words are names, and which are context."""
+
+    lower: frozenset[str]
+    capital: frozenset[str]
+    context: frozenset[str]
+
+
+def vocabulary(passages: Iterable[str], documents: Iterable[str] = ()) -> Vocabulary:
+    """Words the notes write in lower case, words they capitalise mid-sentence, frequent names.
+
+    The lower-case vocabulary is what tells "Guess what" (a common word starting a sentence) from
+    "Coco is adorable" (a name): a word the notes never write in lower case, and capitalise where
+    no sentence starts, is a name.
+    """
+    passages = list(passages)
+    lower: set[str] = set()
+    capital: set[str] = set()
+    df: Counter[str] = Counter()
+    for t in passages:
+        df.update({m.lower() for m in CAP_RE.findall(t)})
+    for t in [*passages, *documents]:
+        lower.update(LOWER_RE.findall(t))
+        capital.update(re.sub(r"['’]s$", "", m).lower() for m in MID_CAP_RE.findall(t))
+    n = max(len(passages), 1)
+    context = {w for w, k in df.items() if k >= 3 and k / n > CONTEXT_SHARE}
+    return Vocabulary(frozenset(lower), frozenset(capital), frozenset(context))
+
+
+def _novel(word: str, fr: QuestionFrame) -> bool:
+    toks = word_tokens(re.sub(r"['’]s$", "", word).lower())
+    return bool(toks) and not all(stem(t) in fr.words or t in fr.words for t in toks)
+
+
+def _all_novel(title: str, fr: QuestionFrame) -> bool:
+    """A quoted title that repeats the question's words is about the topic, not the value asked for."""
+    toks = [t for t in word_tokens(title.lower()) if t not in STOPWORDS]
+    return bool(toks) and not any(stem(t) in fr.words or t in fr.words for t in toks)
+
+
+def specifics(text: str, fr: QuestionFrame, vocab: Vocabulary, *, reply: bool = False) -> list[str]:
+    """Quoted titles; names and identifiers in a clause that states the question's words (anywhere in
+    a `reply` to the quoted question); what a sentence names with the question's noun or a naming verb."""
+    body = LABEL_RE.sub("", text, count=1)
+    titles = [t for m in QUOTED_RE.finditer(body) if _all_novel(t := m.group(1) or m.group(2), fr)]
+    found: list[tuple[int, str]] = []
+    for m in CAP_RE.finditer(body):
+        w = m.group(1).rstrip("'’-")
+        low = re.sub(r"['’]s$", "", w).lower()
+        if low in PRONOUNS or low in vocab.context or TIME_WORD_RE.fullmatch(low) or not _novel(w, fr):
+            continue
+        if _addressee(body, m.start(), m.end()):
+            continue
+        if _mid_sentence(body, m.start()) or _initial_name(body, m.end(), low, vocab):
+            found.append((m.start(), w))
+    found += [(m.start(1), m.group(1)) for m in IDENT_RE.finditer(body) if _novel(m.group(1), fr)]
+    kinds = [w for w in _modifiers(body, fr) if _novel(w, fr)]
+    if fr.sort:
+        return kinds
+    bounds = [0] + [m.end() for m in CLAUSE_RE.finditer(body)] + [len(body) + 1]
+    clauses = [(a, b, bool(covered(body[a:b], fr.content))) for a, b in zip(bounds, bounds[1:], strict=False)]
+    kept = [w for pos, w in found if reply or any(a <= pos < b and hit for a, b, hit in clauses)]
+    return titles + kept + kinds + [w for w in _apposed(body, fr) if _novel(w, fr)]
+
+
+def _modifiers(text: str, fr: QuestionFrame) -> list[str]:
+    """The word right before the question's noun: "what kind of pizza" → "*Hawaiian* pizza", and
+    "which branch" → "the *main* branch" (for a plain which/what question only a definite "the …"
+    singles one out; "a community event" does not say which event)."""
+    out: list[str] = []
+    for noun in fr.target[-1:]:
+        for m in re.finditer(rf"(\w+\s+)?([\w'’-]+)\s+{re.escape(noun)}\b", text, re.I):
+            w, low = m.group(2), m.group(2).lower()
+            if low in STOPWORDS or low in PRONOUNS or low in EVALUATIVE or low in NUMBER_WORDS or low.isdigit():
+                continue
+            if re.search(r"[^-](ed|ing)$", low):
+                continue
+            if fr.sort or (m.group(1) or "").strip().lower() == "the":
+                out.append(w)
+    return out
+
+
+def _mid_sentence(text: str, pos: int) -> bool:
+    before = text[:pos].rstrip()
+    return bool(before) and (before[-1].isalnum() or before[-1] in ",'’")
+
+
+def _addressee(text: str, start: int, end: int) -> bool:
+    """"Hey Andrew", "Thanks, Sam!", "…, Sam.": the person spoken to, not the answer."""
+    before = text[:start].lower().rstrip(" ,")
+    if re.search(r"(?:^|\W)(?:hey|hi|hello|thanks|thank you|dear|bye|congrats|congratulations)$", before):
+        return True
+    return text[start - 2 : start] == ", " and re.match(r"[!?.]|$", text[end : end + 1]) is not None
+
+
+def _initial_name(text: str, end: int, low: str, vocab: Vocabulary) -> bool:
+    """A capitalised word that starts a sentence is a name only when the notes never write it in
+    lower case, and either capitalise it mid-sentence elsewhere or make it the sentence's subject;
+    interjections and adverbs ("Yes,", "Hopefully", "Combining …") are not names."""
+    if low in vocab.lower or low.endswith(("ly", "ing")) or "-" in low or re.search(r"['’](re|ll|ve|d|m|t)$", low):
+        return False
+    if text[end : end + 1] in (",", "!", ";", ":", "-", "—"):
+        return False
+    nxt = word_tokens(text[end : end + 30].lower())[:1]
+    return low in vocab.capital or bool(nxt and nxt[0] in SUBJECT_VERBS)
+
+
+def _apposed(text: str, fr: QuestionFrame) -> list[str]:
+    """`a puppy named Coco`, `the systemd unit app-staging`: the word after a naming verb, or a
+    name/identifier right after the question's own noun."""
+    out = [m.group(1) for m in NAMING_RE.finditer(text)]
+    for noun in fr.target:
+        for m in re.finditer(rf"\b{re.escape(noun)},?\s+([\w'’-]+)", text, re.I):
+            w = m.group(1)
+            low = w.lower()
+            specific = w[:1].isupper() or re.search(r"[\d_.-]", w)
+            if specific and low not in PRONOUNS and not TIME_WORD_RE.fullmatch(low):
+                out.append(w)
+    return out
+
+
+def _counts(text: str, fr: QuestionFrame) -> list[str]:
+    """"How many replicas …" → "two streaming replicas": a number next to a word of the question."""
+    toks = word_tokens(text.lower())
+    out: list[str] = []
+    for i, t in enumerate(toks):
+        if (t in NUMBER_WORDS or t.isdigit()) and t not in fr.words:
+            if any(covered(n, fr.content) for n in toks[i + 1 : i + 3]):
+                out.append(t)
+    return out
+
+
+def typed_values(text: str, fr: QuestionFrame, vocab: Vocabulary, *, reply: bool = False) -> list[str]:
+    """The values of the question's answer type that `text` states beyond the question's words.
+
+    `reply`: `text` answers the question quoted right before it, so all of it is about the question.
+    """
+    kind = fr.kind
+    if kind == "number":
+        return _counts(text, fr)
+    if kind == "quantity":
+        words = [w for w in word_tokens(text.lower()) if w in NUMBER_WORDS and w not in fr.words]
+        digits = [n for n in DIGITS_RE.findall(text) if n not in fr.words]
+        if digits or words:
+            words += [m.lower() for m in FREQUENCY_RE.findall(text) if m.lower() not in fr.words]
+        return [*digits, *words, *RATE_RE.findall(text)]
+    if kind == "time":
+        found = [m for m in TIME_RE.findall(text) if m.lower() not in fr.text.lower()]
+        # "on the 15th" without its month is not a date
+        return found if any(not re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)?", m) for m in found) else []
+    if kind == "reason":
+        return REASON_RE.findall(text)
+    if kind in ("polar", "manner"):
+        return []  # yes/no, and "how did …" descriptions: nothing a quoted sentence can be checked to state
+    return specifics(text, fr, vocab, reply=reply)

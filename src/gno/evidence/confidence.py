@@ -1,0 +1,143 @@
+"""Confidence rules: when a fully supported answer is still not released.
+
+Claim support (`claims.judge`) proves that every sentence of the answer is *in* the evidence; it
+does not prove that the sentences *answer the question*. Three checks, all against the same closed
+Capsule, decide that; each failure is an abstention with its own reason:
+
+* `answer_type_not_found`: the answer states no value of the type the question asks for
+  (`answer_type.typed_values`) — it only restates the question;
+* `ambiguous_evidence`: another passage the answer does not cite supports the question at least as
+  well and states a *different* value of that type (two notes name two different cities: which one
+  is right cannot be decided from the Capsule);
+* `answer_incomplete`: the question asks for a set ("which cities has …", "what has X painted")
+  and the answer quotes a single passage, or other passages support the question as well as the
+  cited ones — a set gathered over many notes is never verified complete from one of them.
+
+A rival must be about the same subject: the question's names (people, dates) must occur in its
+passage or heading.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from gno.evidence.answer_type import Vocabulary, typed_values, vocabulary
+from gno.evidence.extract import asked_before, is_question, passage_sentences
+from gno.evidence.passages import covered
+from gno.evidence.question import QuestionFrame
+from gno.models import Capsule, CapsuleEvidence
+from gno.store import documents as docs
+
+if TYPE_CHECKING:
+    from gno.engine import Engine
+
+RIVAL_COVERAGE = 0.75  # as `ask.QUESTION_COVERAGE`: what a passage needs to count as an answer
+VOCAB_DOCS = 400  # documents per collection read for the lower-case vocabulary
+_VOCAB_CACHE: dict[tuple[str, tuple[str, ...], int], frozenset[str]] = {}
+
+
+def notes_vocabulary(engine: Engine, cap: Capsule) -> Vocabulary:
+    """The vocabulary of the notes the Capsule comes from (its evidence's collections, bounded).
+
+    Cached per index state: the same collections at the same change id read the same words.
+    """
+    colls = tuple(sorted({e.collection for e in cap.evidence}))
+    key = (str(engine.settings.db_path), colls, docs.latest_change_id(engine.store))
+    texts = [e.text for e in cap.evidence]
+    words = _VOCAB_CACHE.get(key)
+    if words is None:
+        hashes = {r.mirror_hash for c in colls for r in docs.list_docs(engine.store, c, limit=VOCAB_DOCS)}
+        hashes |= {e.mirror_hash for e in cap.evidence}
+        full = vocabulary([], docs.contents_of(engine.store, hashes).values())
+        words = frozenset(full.lower | {"\0" + w for w in full.capital})
+        if len(_VOCAB_CACHE) > 16:
+            _VOCAB_CACHE.clear()
+        _VOCAB_CACHE[key] = words
+    base = vocabulary(texts)
+    return Vocabulary(
+        lower=base.lower | {w for w in words if not w.startswith("\0")},
+        capital=base.capital | {w[1:] for w in words if w.startswith("\0")},
+        context=base.context,
+    )
+
+
+@dataclass(frozen=True)
+class QuestionCoverage:
+    covered: list[str]  # the question's facets the answer (or its replies' labels and headings) states
+    ratio: float  # min(covered / facets, best answer unit's content facets / content facets)
+    subject: bool  # a passage the answer quotes as stating the value names who/what the question is about
+
+
+def question_coverage(
+    fr: QuestionFrame, facets: list[str], supported: list[tuple[str, list[str]]], by_id: dict[str, CapsuleEvidence]
+) -> QuestionCoverage:
+    """How much of the question the supported claims state.
+
+    The names a question is about (who, which month) may stand in the label or heading of the
+    passage a claim is quoted from rather than in the claim; but only passages that state the
+    answer count for that — a quoted question may well be asked by, or name, someone else.
+    """
+    replies = [(t, cites) for t, cites in supported if not is_question(t)]
+    quoted = [by_id[i] for _t, cites in replies for i in cites if i in by_id]
+    about = " ".join(f"{e.text}\n{e.heading or ''}\n{e.title}" for e in quoted)
+    named = set(covered(about + " " + " ".join(t for t, _c in replies), sorted(fr.names)))
+    said = set(covered(" ".join(t for t, _c in supported), facets))
+    claimed = [f for f in facets if f in said or f in named]
+    units = answer_units([t for t, _c in supported])
+    best = max((len(covered(u, fr.content)) for u in units), default=0)
+    asked = [f for f in facets if f in fr.content or f in fr.names] or facets  # not "what *kind* of"
+    stated = [f for f in asked if f in claimed]
+    ratio = min(len(stated) / len(asked), best / len(fr.content) if fr.content else 1.0)
+    return QuestionCoverage(claimed, ratio, not fr.subjects or bool(fr.subjects & named))
+
+
+def answer_units(texts: list[str]) -> list[str]:
+    """Claims as units of meaning: a quoted question is read together with the reply after it.
+
+    Each other claim stands alone: a sentence that states most of the question is what anchors
+    an answer, and a value in the sentence after it does not make up for what the anchor lacks.
+    """
+    out: list[str] = []
+    for i, t in enumerate(texts):
+        if is_question(t):
+            continue
+        out.append((texts[i - 1] + " " + t) if i and is_question(texts[i - 1]) else t)
+    return out
+
+
+def assess(
+    fr: QuestionFrame, claim_texts: list[str], claim_cites: list[list[str]], cap: Capsule, vocab: Vocabulary
+) -> str | None:
+    """The abstention reason for a supported answer that does not (certainly) answer, or None."""
+    if fr.kind == "polar" or not claim_texts:
+        return None  # only a generator answers yes/no; its claims were judged like any other
+    stated = " ".join(t for t in claim_texts if not is_question(t))
+    reply = any(is_question(t) for t in claim_texts)
+    if not typed_values(stated, fr, vocab, reply=reply):
+        return "answer_type_not_found"
+    sources = {i for t, cites in zip(claim_texts, claim_cites, strict=True) if not is_question(t) for i in cites}
+    if fr.plural and len(sources) < 2:
+        return "answer_incomplete"
+    own = max((len(covered(u, fr.content)) for u in answer_units(claim_texts)), default=0)
+    # a rival is a passage that would itself qualify as an answer (or supports the question as well)
+    bar = min(own, math.ceil(RIVAL_COVERAGE * len(fr.content)))
+    cited = {i for cites in claim_cites for i in cites}
+    low = stated.lower()
+    for ev in cap.evidence:
+        if ev.evidence_id in cited or not fr.names <= set(covered(f"{ev.text}\n{ev.heading or ''}", fr.facets)):
+            continue
+        asked = asked_before(ev, cap)
+        sents = passage_sentences(ev.text)
+        for j, s in enumerate(sents):
+            lead = asked[0] + " " if asked and j == 0 else ""
+            if is_question(s) or len(covered(lead + s, fr.content)) < bar:
+                continue
+            if fr.plural:
+                return "answer_incomplete"
+            nxt = sents[j + 1] if j + 1 < len(sents) else ""
+            values = typed_values(f"{s} {nxt}", fr, vocab, reply=bool(lead))
+            if any(v.lower() not in low for v in values):
+                return "ambiguous_evidence"
+    return None

@@ -1,0 +1,158 @@
+"""The extractive answerer: pick the passage sentence the question is about, answer with its turn.
+
+Every sentence of every Capsule passage is a candidate *anchor*. Its score is how much of the
+question it states: the question's content facets it contains, weighted by how rare each facet is
+across the Capsule (a facet every passage mentions tells nothing), plus the question's phrases
+(content-word bigrams) it repeats in order, plus a little for facets only its passage or heading
+covers (who is speaking, the section's date). The answer is the anchor and, when the anchor only
+restates the question, the sentence after it in the same passage — notes (and conversations) set
+the topic in one sentence and give the value in the next ("I got a puppy. Her name's Coco.").
+
+A passage that replies to a question asked in the paragraph right before it (a FAQ, a meeting
+transcript: "Which team did you sign with?" / "The Minnesota Wolves!") is read with that question:
+its first sentence covers the question's facets too, and the answer quotes both, each cited.
+
+The answer is at most `MAX_SENTENCES` sentences, each cited to its passage, so the verifier checks
+every claim against its span; the candidate chosen is the best one that states a value of the type
+the question asks for (see `answer_type`) and most of the question, else simply the best.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from gno.evidence.answer_type import Vocabulary, typed_values, vocabulary
+from gno.evidence.claims import split_sentences
+from gno.evidence.passages import covered
+from gno.evidence.question import QuestionFrame, content_stems, frame
+from gno.models import Capsule, CapsuleEvidence
+
+MAX_SENTENCES = 3
+ANSWER_COVERAGE = 0.75
+CONTEXT_WEIGHT = 0.25
+BIGRAM_WEIGHT = 0.5
+TAG_RE = re.compile(r",\s*(?:\w+n't\s+\w+|right|huh|eh|no|ok|okay)\s*\?$", re.I)
+_MD_RE = re.compile(r"^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+|#+\s+|>\s*)")
+
+
+@dataclass
+class Candidate:
+    evidence_id: str
+    rank: int
+    sentences: list[str]
+    anchor: int
+    covered: list[str]
+    score: float
+    asked: tuple[str, str] | None = None  # (question sentence, its evidence id) this anchor replies to
+    answer: list[int] = field(default_factory=list)
+    values: list[str] = field(default_factory=list)
+
+    def cited(self) -> str:
+        """The answer: its sentences, each followed by its citation marker."""
+        parts = [f"{self.asked[0].rstrip()} [evidence:{self.asked[1]}]"] if self.asked else []
+        parts += [f"{self.sentences[i].rstrip()} [evidence:{self.evidence_id}]" for i in self.answer]
+        return " ".join(parts)
+
+
+@dataclass
+class Draft:
+    """The extractive answer (cited sentences), the question's frame and the chosen candidate."""
+
+    answer: str
+    frame: QuestionFrame
+    best: Candidate | None
+
+
+def passage_sentences(text: str) -> list[str]:
+    """A passage's sentences, split exactly as `segment` will split the answer into claims."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        line = _MD_RE.sub("", line).strip()
+        if not line or line.startswith(("```", "~~~", "|", "<")):
+            continue
+        out.extend(s.strip() for s in split_sentences(line) if s.strip())
+    return out
+
+
+def is_question(sentence: str) -> bool:
+    return sentence.rstrip().endswith("?")
+
+
+def asked_before(ev: CapsuleEvidence, cap: Capsule) -> tuple[str, str] | None:
+    """The last question of the paragraph right before `ev` in its file, when the Capsule holds it.
+
+    A tag question ("…, didn't they?") asks for a confirmation, not for a value: it is not paired.
+    """
+    for other in cap.evidence:
+        if other.uri == ev.uri and other.end_line + 2 == ev.start_line:
+            qs = [s for s in passage_sentences(other.text) if is_question(s)]
+            return (qs[-1], other.evidence_id) if qs and not TAG_RE.search(qs[-1]) else None
+    return None
+
+
+def rarity(texts: list[str], facets: list[str]) -> dict[str, float]:
+    """Inverse document frequency of each facet over the Capsule's passages."""
+    n = len(texts)
+    df = dict.fromkeys(facets, 0)
+    for t in texts:
+        for f in covered(t, facets):
+            df[f] += 1
+    return {f: math.log((n + 1) / (df[f] + 0.5)) for f in facets}
+
+
+def candidates(fr: QuestionFrame, cap: Capsule, vocab: Vocabulary) -> list[Candidate]:
+    texts = [e.text + "\n" + (e.heading or "") for e in cap.evidence]
+    idf = rarity(texts, fr.facets)
+    out: list[Candidate] = []
+    for ev, ptext in zip(cap.evidence, texts, strict=True):
+        sents = passage_sentences(ev.text)
+        ctx = covered(ptext, fr.facets)
+        asked = asked_before(ev, cap)
+        for j, s in enumerate(sents):
+            if is_question(s):
+                continue
+            lead = asked if j == 0 else None
+            cov = covered(s + " " + (lead[0] if lead else ""), fr.content)
+            if not cov:
+                continue
+            seq = content_stems(s)
+            bi = len(fr.bigrams & set(zip(seq, seq[1:], strict=False)))
+            score = (
+                sum(idf[f] for f in cov)
+                + CONTEXT_WEIGHT * sum(idf[f] for f in ctx if f not in cov)
+                + BIGRAM_WEIGHT * bi
+            )
+            c = Candidate(ev.evidence_id, ev.selection_rank, sents, j, cov, score, lead)
+            c.answer, c.values = answer_span(c, fr, vocab)
+            out.append(c)
+    out.sort(key=lambda c: (-c.score, c.rank, c.anchor))
+    return out
+
+
+def answer_span(c: Candidate, fr: QuestionFrame, vocab: Vocabulary) -> tuple[list[int], list[str]]:
+    """The anchor, and the next sentence of its passage when only that one states a typed value."""
+    values = typed_values(c.sentences[c.anchor], fr, vocab, reply=c.asked is not None)
+    span = [c.anchor]
+    nxt = c.anchor + 1
+    if not values and nxt < len(c.sentences) and not is_question(c.sentences[nxt]):
+        more = typed_values(c.sentences[nxt], fr, vocab)
+        if more:
+            span.append(nxt)
+            values = more
+    return span[: MAX_SENTENCES - (1 if c.asked else 0)], values
+
+
+def draft(question: str, cap: Capsule, vocab: Vocabulary | None = None) -> Draft:
+    """The best-supported answer in the Capsule; `vocab` (of the notes) tells names from words."""
+    fr = frame(question)
+    vocab = vocab or vocabulary(e.text for e in cap.evidence)
+    if fr.kind == "polar":  # an extractive answerer cannot say yes or no
+        return Draft("", fr, None)
+    cands = candidates(fr, cap, vocab)
+    if not cands:
+        return Draft("", fr, None)
+    full = [c for c in cands if c.values and len(c.covered) >= ANSWER_COVERAGE * len(fr.content)]
+    best = full[0] if full else cands[0]
+    return Draft(best.cited(), fr, best)

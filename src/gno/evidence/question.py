@@ -1,0 +1,164 @@
+"""What a question asks for: its facets, its names, and the type of value an answer must state.
+
+The extractive answerer and the verifier both need more than the question's content words: a
+sentence that repeats every word of "Where did Dave buy the car?" without naming a place echoes
+the question, it does not answer it. `frame()` records the expected answer type (the wh-word and
+the noun it governs: `how many` → a number, `which city` → a place, `who` → a person), the
+question's own words (an answer must say something beyond them), the capitalised names (the
+subject the passage must be about, not the answer) and its content-word bigrams (a passage that
+states the question's phrases in the same order is the one the question is about).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from gno.evidence.passages import facets_of, stem
+from gno.retrieve.grammar import STOPWORDS, word_tokens
+
+POLAR = frozenset("did does do is are was were can could has have had will would should shall may might".split())
+# nouns after `what`/`which` that fix the answer type whatever the wh-word
+TIME_NOUNS = frozenset("year date day month time week weekday season".split())
+NUMBER_NOUNS = frozenset("number amount percentage percent count total price cost age score".split())
+PLACE_NOUNS = frozenset(
+    "city country place state town village region area location continent island street restaurant venue".split()
+)
+PERSON_NOUNS = frozenset("person people man woman friend name author artist player singer band".split())
+TIME_WORD_RE = re.compile(
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|"
+    r"january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|"
+    r"jun|jul|aug|sep|sept|oct|nov|dec|today|yesterday|tomorrow|tonight|last|next"
+)
+# words that shape a question rather than say what it is about ("what *kind* of", "as *mentioned*")
+PHRASING = frozenset(
+    "kind type sort specific particular mention mentioned according accord recently currently exactly main".split()
+)
+QUANTITY = re.compile(r"^\s*how\s+(long|often|old|far|frequently|big|tall|much time)\b", re.I)
+NUMBER = re.compile(r"^\s*how\s+(many|much)\b", re.I)
+WH_NOUN = re.compile(r"^\s*(?:what|which)\s+(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?([\w'’-]+)", re.I)
+
+
+@dataclass(frozen=True)
+class QuestionFrame:
+    """The parts of a question that decide whether a sentence answers it."""
+
+    text: str
+    kind: str  # polar | number | quantity | time | person | place | reason | manner | thing
+    facets: list[str]
+    names: frozenset[str]
+    subjects: frozenset[str]  # the names that are not dates: who or what the question is about
+    content: list[str]
+    words: frozenset[str]
+    bigrams: frozenset[tuple[str, str]]
+    target: tuple[str, ...] = ()  # the words after `what`/`which` ("which *systemd unit*", "what kind of *games*")
+    plural: bool = False  # "which cities has …": a set of answers across notes
+    sort: bool = False  # "what kind of …": the answer is a kind, the word that modifies the noun
+
+
+def name_stems(question: str, *, dates: bool = True) -> set[str]:
+    """Capitalised words after the first: names and titles the question is *about*, never the answer."""
+    words = [re.sub(r"['’]s?$", "", w).lower() for w in re.findall(r"[\w'’]+", question)[1:] if w[:1].isupper()]
+    return {stem(w) for w in words if dates or not TIME_WORD_RE.fullmatch(w)}
+
+
+def content_stems(text: str) -> list[str]:
+    """Stemmed non-stopword tokens in order (for bigrams: the question's phrases)."""
+    return [stem(w) for w in word_tokens(text.lower()) if w not in STOPWORDS and len(w) > 1]
+
+
+def answer_kind(question: str) -> str:
+    """The type of value the question asks for, from its wh-word and the noun that follows it."""
+    q = question.strip()
+    low = q.lower()
+    first = low.split(" ", 1)[0] if low else ""
+    if first in POLAR:
+        return "polar"
+    if NUMBER.match(q):
+        return "number"
+    if QUANTITY.match(q):
+        return "quantity"
+    if first == "when":
+        return "time"
+    if first in ("who", "whom", "whose"):
+        return "person"
+    if first == "where":
+        return "place"
+    if first == "why":
+        return "reason"
+    if first == "how":
+        return "manner"
+    m = WH_NOUN.match(q)
+    if m:
+        nouns = {singular(m.group(1).lower()), m.group(1).lower()}
+        if nouns & TIME_NOUNS:
+            return "time"
+        if nouns & NUMBER_NOUNS:
+            return "number"
+        if nouns & PLACE_NOUNS:
+            return "place"
+        if nouns & PERSON_NOUNS:
+            return "person"
+    return "thing"
+
+
+def singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def target_phrase(question: str) -> list[str]:
+    """The words after `what`/`which` up to the verb: "which *systemd unit* deploys" (lower case)."""
+    m = re.match(r"^\s*(?:what|which)\s+(?:(?:kind|type|sort|name)s?\s+of\s+)?(.*)$", question.strip(), re.I)
+    if not m:
+        return []
+    out: list[str] = []
+    for w in word_tokens(m.group(1).lower())[:3]:
+        if w in STOPWORDS or w in POLAR:
+            break
+        out.append(w)
+    return out
+
+
+def asks_for_a_set(question: str) -> bool:
+    """`Which cities has …`, `What are …'s hobbies`: many answers, spread over many notes."""
+    low = question.strip().lower()
+    if re.search(r"\bboth\b", low) or re.search(r"\b[A-Z]\w+\s+and\s+[A-Z]\w+", question.strip()[1:]):
+        return True  # about two subjects: each needs its own evidence
+    m = WH_NOUN.match(low)
+    phrase = target_phrase(question)
+    target = phrase[-1] if phrase else (m.group(1) if m else None)
+    if re.match(r"^(what|where)\s+(has|have)\s+\w+\s+\w+", low):
+        return True  # "where has X camped": everything X ever did, across notes
+    if re.match(r"^(what|which)\s+are\b", low) and not re.match(r"^(what|which)\s+are\s+(the\s+)?name", low):
+        return True
+    if target and singular(target) != target:
+        return bool(re.search(r"\b(has|have|does|do|did|are|were)\b", low))
+    return False
+
+
+def frame(question: str) -> QuestionFrame:
+    facets = facets_of(question)
+    names = name_stems(question)
+    phrasing = {stem(w) for w in PHRASING} | PHRASING
+    named = [f for f in facets if f not in names] or facets
+    content = [f for f in named if f not in phrasing] or named
+    seq = content_stems(question)
+    return QuestionFrame(
+        text=question,
+        kind=answer_kind(question),
+        facets=facets,
+        names=frozenset(names),
+        subjects=frozenset(name_stems(question, dates=False)),
+        content=content,
+        words=frozenset(stem(w) for w in word_tokens(question.lower())),
+        bigrams=frozenset(zip(seq, seq[1:], strict=False)),
+        target=tuple(target_phrase(question)),
+        plural=asks_for_a_set(question),
+        sort=bool(re.match(r"^\s*(?:what|which)\s+(?:kinds?|types?|sorts?)\s+of\b", question, re.I)),
+    )
