@@ -17,6 +17,7 @@ BARE_REQUESTS = (
     "Describe the migration routes of arctic terns.",
     "Provide a step-by-step guide to brewing cold coffee at home.",
     "Show me how to configure a static IP address on Ubuntu.",
+    "Help me set up a backup job that runs every Sunday night.",
     "Help me plan a vegetarian dinner menu for six people.",
     "Suggest hiking trails near Lake Tahoe for beginners.",
     "Analyze the impact of remote work on commercial real estate.",
@@ -50,6 +51,13 @@ PASSES = (
     "Always explain code changes before applying them.",
     "I prefer short answers without emojis.",
     "Suggest metric units by default.",
+    # a team's working rules: a schedule, a condition, an audience or a deadline
+    "Summarize standups in the #eng channel every Friday.",
+    "Explain the deploy process to new hires during onboarding.",
+    "Provide the staging URL to contractors only after the NDA is signed.",
+    "Recommend the dark theme to users who ask about eye strain.",
+    "Analyze churn data monthly and send the chart to Sam.",
+    "Write a blog post about the launch by March 3.",
     # reported speech, labels, to-dos and the author's own work
     "Caroline: Recommend a good novel for the beach.",
     "TODO: summarize the Q3 report for the board.",

@@ -65,6 +65,18 @@ _STANDING_RE = re.compile(
     r"\b(?:i|i'm|i'd|i'll|i've|we|we're|we'll|our|ours|us|always|never|whenever|usually|by\s+default"
     r"|from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|(?:each|every|next)\s+time|prefer\w*)\b"
 )
+_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
+# A team's working rule is an imperative too ("Summarize standups every Friday", "Provide the staging
+# URL to contractors only after the NDA", "Recommend the dark theme to users who ask"): a schedule, a
+# condition, an audience or a deadline marks a convention to remember, not a one-off request. Not for
+# "show / help / tell me ..." requests, which ask the reader for something whatever follows.
+_RULE_RE = re.compile(
+    rf"\b(?:daily|weekly|biweekly|monthly|quarterly|yearly|annually|nightly|hourly"
+    rf"|every\s+(?:day|week|month|quarter|year|morning|evening|night|sprint|release|{_DAY})|on\s+{_DAY}s"
+    rf"|only|unless|if|when|after|before|until|during|who|whoever|anyone"
+    rf"|by\s+(?:\d|tomorrow|tonight|eod|eow|the\s+end|end\s+of|next|{_DAY}|{_MONTH}))\b"
+)
 # Quoted material is the request's subject ("Translate 'how are you'"), not its addressee.
 _QUOTED_RE = re.compile(r"(?<!\w)'[^'\n]*'(?!\w)|\"[^\"\n]*\"")
 _SENTENCE_BREAK_RE = re.compile(r"[.!?;]+\s+\S")
@@ -85,6 +97,8 @@ def bare_task_request(light: str) -> str | None:
         return None
     rest = unquoted[match.end() :]
     if _SECOND_PERSON_RE.search(rest) or _STANDING_RE.search(rest):
+        return None
+    if not (match.group("ask") or "").endswith(" me") and _RULE_RE.search(rest):
         return None
     if match.group("ask") and _DEIXIS_RE.search(rest):
         return None
