@@ -20,8 +20,10 @@ import pytest
 
 from gno.engine import Engine
 from gno.errors import ErrorCode, GnoError, NotFoundError, ValidationError
+from gno.evidence.budget import Meter
+from gno.evidence.budget import measure as measure_usage
 from gno.evidence.canonical import ByteCounter, canonical_json, evidence_id, identity_json, sha256_hex, token_counter
-from gno.evidence.capsule import CapsuleRequest, _Cand, _measure, _Meter, _select
+from gno.evidence.capsule import CapsuleRequest, _Cand, _select
 from gno.models import Capsule
 from gno.store import documents as docs
 
@@ -274,7 +276,7 @@ def test_used_values_are_a_fixed_point_on_a_crafted_payload() -> None:
     counter = token_counter()
     for k in (10, 200, 1000):
         payload: dict[str, Any] = {"budget": {"usedBytes": 0, "usedTokens": 0}, "pad": "alpha beta " * k}
-        b, t = _measure(payload, _Meter(counter))
+        b, t = measure_usage(payload, Meter(counter))
         text = canonical_json(payload)
         assert (payload["budget"]["usedBytes"], payload["budget"]["usedTokens"]) == (b, t)
         assert b == len(text.encode("utf-8"))
@@ -291,7 +293,7 @@ def test_used_tokens_never_understates_without_a_fixed_point() -> None:
             "budget": {"usedBytes": 0, "usedTokens": 0},
             "pad": " ".join(words[i % 4] for i in range(k)),
         }
-        _measure(p, _Meter(counter))
+        measure_usage(p, Meter(counter))
         text = canonical_json(p)
         assert counter.count(text) <= p["budget"]["usedTokens"], k
         assert len(text.encode()) <= p["budget"]["usedBytes"], k
@@ -451,7 +453,7 @@ def test_omission_overlap(make_kb: MakeKB) -> None:
         cand(4, other, 3, 3, kb.lines("other.md")),
     ]
     req = CapsuleRequest(goal="routers", budget_tokens=20000)
-    selected, omitted = _select(kb.engine, cands, ["router"], req, 80000, _Meter(token_counter()))
+    selected, omitted = _select(kb.engine, cands, ["router"], req, 80000, Meter(token_counter()))
     spans = sorted((c.doc.id, c.start, c.end) for c in selected)
     assert (row.id, 4, 5) not in spans and (row.id, 3, 4) in spans, spans
     assert [(o["reason"], o["startLine"], o["endLine"]) for o in omitted] == [("overlap", 4, 5)]
@@ -835,4 +837,4 @@ def test_the_per_item_meter_counts_exactly_what_the_whole_text_counts() -> None:
                 "omissions": {"items": items[:n][::-1], "total": n},
                 "goal": "routers",
             }
-            assert _Meter(counter).measure(payload) == _Meter(counter, whole=True).measure(payload), (counter, n)
+            assert Meter(counter).measure(payload) == Meter(counter, whole=True).measure(payload), (counter, n)

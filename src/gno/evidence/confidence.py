@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gno.evidence.answer_type import Vocabulary, typed_values, vocabulary
-from gno.evidence.extract import asked_before, is_question, passage_sentences
-from gno.evidence.passages import covered
+from gno.evidence.extract import asked_before, passage_sentences
+from gno.evidence.passages import covered, is_question
 from gno.evidence.question import QuestionFrame
 from gno.models import Capsule, CapsuleEvidence
 from gno.store import documents as docs
@@ -114,7 +114,8 @@ def assess(
     if fr.kind == "polar" or not claim_texts:
         return None  # only a generator answers yes/no; its claims were judged like any other
     stated = " ".join(t for t in claim_texts if not is_question(t))
-    reply = any(is_question(t) for t in claim_texts)
+    # read as a reply only to a quoted question that asks about the question (as `extract.asks_about`)
+    reply = any(is_question(t) and covered(t, fr.content) for t in claim_texts)
     if not typed_values(stated, fr, vocab, reply=reply):
         return "answer_type_not_found"
     sources = {i for t, cites in zip(claim_texts, claim_cites, strict=True) if not is_question(t) for i in cites}

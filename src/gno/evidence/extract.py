@@ -10,7 +10,9 @@ the topic in one sentence and give the value in the next ("I got a puppy. Her na
 
 A passage that replies to a question asked in the paragraph right before it (a FAQ, a meeting
 transcript: "Which team did you sign with?" / "The Minnesota Wolves!") is read with that question:
-its first sentence covers the question's facets too, and the answer quotes both, each cited.
+its first sentence covers the question's facets too, and the answer quotes both, each cited — when
+the quoted question asks about something of the question (shares a content facet): a reply to "What
+made you name her Tilly?" is not an answer to "What is Joanna allergic to?".
 
 The answer is at most `MAX_SENTENCES` sentences, each cited to its passage, so the verifier checks
 every claim against its span; the candidate chosen is the best one that states a value of the type
@@ -25,7 +27,7 @@ from dataclasses import dataclass, field
 
 from gno.evidence.answer_type import Vocabulary, typed_values, vocabulary
 from gno.evidence.claims import split_sentences
-from gno.evidence.passages import covered
+from gno.evidence.passages import covered, is_question
 from gno.evidence.question import QuestionFrame, content_stems, frame
 from gno.models import Capsule, CapsuleEvidence
 
@@ -76,10 +78,6 @@ def passage_sentences(text: str) -> list[str]:
     return out
 
 
-def is_question(sentence: str) -> bool:
-    return sentence.rstrip().endswith("?")
-
-
 def asked_before(ev: CapsuleEvidence, cap: Capsule) -> tuple[str, str] | None:
     """The last question of the paragraph right before `ev` in its file, when the Capsule holds it.
 
@@ -90,6 +88,15 @@ def asked_before(ev: CapsuleEvidence, cap: Capsule) -> tuple[str, str] | None:
             qs = [s for s in passage_sentences(other.text) if is_question(s)]
             return (qs[-1], other.evidence_id) if qs and not TAG_RE.search(qs[-1]) else None
     return None
+
+
+def asks_about(asked: tuple[str, str] | None, fr: QuestionFrame) -> bool:
+    """The quoted question asks about something the question asks about (one content facet in common).
+
+    Why: a reply is read as being about the question as a whole (`typed_values(reply=True)` keeps
+    every name in it), which only holds when the quoted question and the question ask the same thing.
+    """
+    return asked is not None and bool(covered(asked[0], fr.content))
 
 
 def rarity(texts: list[str], facets: list[str]) -> dict[str, float]:
@@ -113,7 +120,7 @@ def candidates(fr: QuestionFrame, cap: Capsule, vocab: Vocabulary) -> list[Candi
         for j, s in enumerate(sents):
             if is_question(s):
                 continue
-            lead = asked if j == 0 else None
+            lead = asked if j == 0 and asks_about(asked, fr) else None
             cov = covered(s + " " + (lead[0] if lead else ""), fr.content)
             if not cov:
                 continue

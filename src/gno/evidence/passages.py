@@ -4,7 +4,8 @@ A passage is a paragraph-sized block of the canonical text (blank-line separated
 kept whole, long blocks split on line boundaries), so its `startLine..endLine` are exactly the
 lines of the user's file and its text can be re-hashed later by `context verify`. Facets are the
 content words of the goal; a passage covers a facet when one of its words starts with the
-facet's stem.
+facet's stem. A passage that ends with a question (`ends_with_question`) is read with the paragraph
+after it, its reply: see `gno.evidence.capsule`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from gno.retrieve.grammar import STOPWORDS, word_tokens
 MAX_PASSAGE_CHARS = 1200
 FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+# emphasis, quotes and brackets that may close a question: "**Q: How do I deploy?**", "(why?)"
+CLOSERS = "*_`\"'”’)]» \t"
 STOP = STOPWORDS
 
 
@@ -52,6 +55,17 @@ def covered(text: str, facets: list[str]) -> list[str]:
     words = {stem(w) for w in word_tokens(text)}
     raw = set(word_tokens(text))
     return [f for f in facets if f in words or any(w.startswith(f) for w in raw)]
+
+
+def is_question(sentence: str) -> bool:
+    """A sentence that asks: it ends with '?', markup closing it aside (a FAQ's bold "**Q: …?**")."""
+    return sentence.rstrip(CLOSERS).endswith("?")
+
+
+def ends_with_question(text: str) -> bool:
+    """The passage's last sentence asks a question, so the paragraph after it is probably its reply."""
+    last = next((line for line in reversed(text.split("\n")) if line.strip()), "")
+    return is_question(last)
 
 
 def split_passages(canonical: str, body_start_line: int) -> list[Passage]:
