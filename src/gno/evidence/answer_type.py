@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from gno.evidence.claims import NUMBER_WORDS
 from gno.evidence.passages import covered, stem
-from gno.evidence.question import TIME_WORD_RE, QuestionFrame
+from gno.evidence.question import CALENDAR_WORDS, TIME_WORD_RE, QuestionFrame
 from gno.retrieve.grammar import STOPWORDS, word_tokens
 
 LABEL_RE = re.compile(r"^\s*\w[\w .'’-]{0,40}:\s")
@@ -45,10 +45,8 @@ NAMING_RE = re.compile(
 )
 DIGITS_RE = re.compile(r"\b\d+(?:[.,:/-]\d+)*(?:st|nd|rd|th|s)?\b")
 TIME_RE = re.compile(
-    r"\b(yesterday|today|tonight|tomorrow|ago|last|next|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-    r"january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|"
-    r"jun|jul|aug|sep|sept|oct|nov|dec|spring|summer|autumn|fall|winter|morning|evening|night|weekend|"
-    r"\d{1,4}(?:st|nd|rd|th)?)\b",
+    rf"\b(yesterday|today|tonight|tomorrow|ago|last|next|{CALENDAR_WORDS}|"
+    r"spring|summer|autumn|fall|winter|morning|evening|night|weekend|\d{1,4}(?:st|nd|rd|th)?)\b",
     re.I,
 )
 FREQUENCY_RE = re.compile(

@@ -128,7 +128,7 @@ def ask(
             answerer=answerer,
             capsule_id=cap.capsule_id,
         )
-    return _verified(engine, question, answer, claims, cap, facets, citations, answerer)
+    return _verified(engine, question, answer, claims, cap, facets, citations, answerer, vocab)
 
 
 def _verified(
@@ -140,6 +140,7 @@ def _verified(
     facets: list[str],
     citations: list[AskCitation],
     answerer: str,
+    vocab: Vocabulary | None = None,
 ) -> AskResult:
     by_id = {e.evidence_id: e for e in cap.evidence}
     fresh = {i.evidence_id: i.status for i in verify_capsule(engine, cap).items}
@@ -181,7 +182,8 @@ def _verified(
     elif counts["supported"] < n or qc.ratio < QUESTION_COVERAGE or not qc.subject:
         reason = "coverage_below_threshold"
     else:
-        reason = assess(fr, [c.text for c in claims], [c.citations for c in claims], cap, notes_vocabulary(engine, cap))
+        vocab = vocab or notes_vocabulary(engine, cap)
+        reason = assess(fr, [c.text for c in claims], [c.citations for c in claims], cap, vocab)
     verification = AskVerification(
         mode="closed_capsule",
         capsule_id=cap.capsule_id,

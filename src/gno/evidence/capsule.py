@@ -139,6 +139,10 @@ def _candidates(
     out: list[_Cand] = []
     omitted: list[dict[str, Any]] = []
     seen: set[str] = set()
+
+    def facets_in(p: Passage) -> list[str]:
+        return covered(p.text + " " + (p.heading or ""), facets)
+
     for doc_rank, h in enumerate(hits, 1):
         row = rows.get(h.uri)
         if row is None:
@@ -157,7 +161,7 @@ def _candidates(
                     {"reason": "invalid_coordinates", "uri": row.uri, "startLine": p.start_line, "endLine": p.end_line}
                 )
                 continue
-            fac = covered(p.text + " " + (p.heading or ""), facets)
+            fac = facets_in(p)
             scored.append((len(fac), p, fac))
             valid[p.start_line] = p
             prev_of[p.end_line] = p
@@ -182,11 +186,11 @@ def _candidates(
             # the reply: the next paragraph, one blank line below (as `extract.asked_before` pairs them)
             nxt = valid.get(p.end_line + 2) if ends_with_question(p.text) else None
             if nxt is not None:
-                cand.reply = _of(nxt, 0, row, covered(nxt.text + " " + (nxt.heading or ""), facets), cand.sources)
+                cand.reply = _of(nxt, 0, row, facets_in(nxt), cand.sources)
             # and the question this passage replies to, should it be the one that states the goal's words
             prev = prev_of.get(p.start_line - 2)
             if prev is not None and ends_with_question(prev.text):
-                cand.asked = _of(prev, 0, row, covered(prev.text + " " + (prev.heading or ""), facets), cand.sources)
+                cand.asked = _of(prev, 0, row, facets_in(prev), cand.sources)
             out.append(cand)
             n_in_doc += 1
     out.sort(key=lambda c: c.rank)

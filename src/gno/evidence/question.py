@@ -25,10 +25,14 @@ PLACE_NOUNS = frozenset(
     "city country place state town village region area location continent island street restaurant venue".split()
 )
 PERSON_NOUNS = frozenset("person people man woman friend name author artist player singer band".split())
-TIME_WORD_RE = re.compile(
-    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|"
+#: weekday and month names and the month abbreviations (shared with `answer_type.TIME_RE`)
+CALENDAR_WORDS = (
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
     r"january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|"
-    r"jun|jul|aug|sep|sept|oct|nov|dec|today|yesterday|tomorrow|tonight|last|next"
+    r"jun|jul|aug|sep|sept|oct|nov|dec"
+)
+TIME_WORD_RE = re.compile(
+    rf"{CALENDAR_WORDS}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|today|yesterday|tomorrow|tonight|last|next"
 )
 # words that shape a question rather than say what it is about ("what *kind* of", "as *mentioned*")
 PHRASING = frozenset(
