@@ -7,7 +7,15 @@ PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]' 2>&1 | grep -v "is ignored" || true
+# A failed install fails the run (pip's exit status is kept; only its "is ignored" index noise is dropped).
+log=$(mktemp)
+if ! .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]' >"$log" 2>&1; then
+  grep -v "is ignored" "$log" >&2
+  rm -f "$log"
+  echo "pip install -e '.[dev]' failed" >&2
+  exit 1
+fi
+rm -f "$log"
 .venv/bin/python -m pip check >/dev/null
 echo "== ruff"
 .venv/bin/ruff check src tests bench

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import pytest
 
+from components import missing_component
 from gno.config import build_settings
 from gno.engine import Engine
 
-pytest.importorskip("faiss")
+if importlib.util.find_spec("faiss") is None:
+    missing_component("the ANN tests need `pip install faiss-cpu` (the dev extra has it)", module_level=True)
 
 
 def _engine(tmp_path: Path, corpus: Path, monkeypatch: pytest.MonkeyPatch, threshold: int) -> Engine:

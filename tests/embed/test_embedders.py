@@ -383,22 +383,19 @@ def test_remote_dimension_change_is_unavailable(server: str) -> None:
 
 def test_remote_timeout_is_bounded(server: str) -> None:
     _FakeOpenAI.mode = "slow"
-    started = time.perf_counter()
     with RemoteEmbedder(f"{server}/v1#m", timeout=0.3) as emb:
         with pytest.raises(EmbedderUnavailable, match="timed out"):
             emb.embed_query("x")
-    assert time.perf_counter() - started < 1.4  # one attempt, no retry loop
+    assert len(_FakeOpenAI.requests) == 1  # one attempt, no retry loop
 
 
 def test_remote_connection_refused_is_unavailable() -> None:
     with socket.socket() as sock:  # find a port nobody listens on
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    started = time.perf_counter()
     with pytest.raises(EmbedderUnavailable) as info:
         load_embedder(f"http://127.0.0.1:{port}/v1#m")
     assert "cannot connect" in info.value.reason and f"127.0.0.1:{port}" in info.value.reason
-    assert time.perf_counter() - started < 5
 
 
 # ----------------------------------------------------------------------------------- registry

