@@ -1,0 +1,622 @@
+"""Retrieval suite: every rung of the ladder on several public corpora, beside a plain FTS5 floor.
+
+One command indexes each corpus in its own isolated gno home (GNO_CONFIG_DIR / GNO_DATA_DIR /
+GNO_CACHE_DIR under ``--cache``), embeds it with each embedder of ``--embedders`` (vectors of
+several models live side by side in one index, so a rerun only embeds what is missing), and scores
+what a user gets from the engine:
+
+* ``fts-or``: the floor. A plain SQLite FTS5 table (default ``unicode61`` tokenizer) over title and
+  body of the same files, the query's words OR-ed, ranked by ``bm25()``; nothing of gno;
+* ``search``: ``engine.search(q)`` (rung 1, what ``gno search`` returns);
+* ``bm25``: the BM25 leg of ``gno query`` (``query(q, lexical_only=True, fast=True)``);
+* ``vsearch``: ``engine.vsearch(q)`` (the embedder alone);
+* ``fast``: ``query(q, fast=True)`` (fusion only);
+* ``no-graph``: ``query(q, graph=False)``;
+* ``query``: ``query(q)``, the default.
+
+Metrics at the user-facing default ``-n 10``: nDCG@10 (graded gains, ideal from every judged
+document of the query), MRR@10, Recall@10, and ``hit``: the share of queries with at least one
+result at all (a bare "No results" costs a user more than a low rank).
+
+Corpora (each with a tune part, used to choose defaults, and a report part, used to judge them):
+
+* ``dwarves``: the dwarves-brain Obsidian vault (885 notes, wikilinks), with the judged queries of
+  ``bench/queries/dwarves_brain.jsonl`` (two thirds questions in words, one third keywords; graded
+  by reading the notes). Odd-numbered queries tune, even-numbered ones report;
+* ``nfcorpus``: the test split's 3,162 medical abstracts; ``dev`` title queries tune (their judged
+  documents that are in the test collection), ``test`` title queries report;
+* ``locomo``: LoCoMo's 5,882 dialog turns as notes, one collection per conversation, each question
+  (categories 1-4) asked inside its conversation's collection; conversations 1-5 tune, 6-10 report;
+* ``tldr``: the 7.4k English tldr pages, unpacked from the tarball at bench time; known item: a
+  page's description line (first ``>`` line) is the query, removed from the indexed copy; the page
+  is grade 2, the same command on another platform grade 1. Pages whose number is even tune, odd
+  report (a fixed sample of ``--tldr-queries``).
+
+``--ask`` also runs ``ask --verify`` on the 40 question/answer pairs of
+``bench/queries/dwarves_ask.jsonl`` and reports released-correct, released-wrong and abstained.
+
+Usage::
+
+    nice python bench/retrieval_suite.py --cache /work/cache/retrieval [--corpora dwarves,nfcorpus,locomo,tldr]
+        [--embedders minilm,wordllama] [--split report|tune|all] [--ask] [--write docs/benchmarks.md] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import re
+import sqlite3
+import statistics
+import sys
+import tarfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+#: GNO_SUITE_SRC runs another checkout's `src` (e.g. the previous defaults) on the same cached indexes
+sys.path.insert(0, os.environ.get("GNO_SUITE_SRC") or str(ROOT / "src"))
+
+#: `../shared/datasets` beside the repository (or beside the worktrees folder holding it)
+DEFAULT_DATASETS = next(
+    (p / "shared" / "datasets" for p in (ROOT.parent, ROOT.parent.parent) if (p / "shared" / "datasets").is_dir()),
+    ROOT.parent / "shared" / "datasets",
+)
+QUERIES = ROOT / "bench" / "queries"
+MODES = ("fts-or", "search", "bm25", "vsearch", "fast", "no-graph", "query")
+LEXICAL_MODES = ("fts-or", "search", "bm25")
+CORPORA = ("dwarves", "nfcorpus", "locomo", "tldr")
+K = 10
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+@dataclass
+class Query:
+    qid: str
+    text: str
+    split: str  # tune | report
+    grades: dict[str, int]  # rel key -> grade
+    kind: str = "keyword"
+    collection: str | None = None
+
+
+@dataclass
+class Corpus:
+    name: str
+    root: Path  # folder of markdown files (one sub-folder per collection when there are several)
+    collections: list[str]
+    queries: list[Query]
+    notes: str
+    key_of: Callable[[str, str], str] = field(default=lambda coll, rel: rel)  # hit -> judged key
+
+
+# -- corpora ----------------------------------------------------------------------------------------
+
+
+def _source_key(*paths: Path) -> str:
+    h = hashlib.sha256()
+    for p in paths:
+        h.update(p.read_bytes() if p.is_file() else str(p).encode())
+    return h.hexdigest()[:10]
+
+
+def corpus_dwarves(datasets: Path, work: Path) -> Corpus:
+    src = datasets / "dwarves-brain"
+    queries = []
+    for line in (QUERIES / "dwarves_brain.jsonl").read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            q = json.loads(line)
+            n = int(re.sub(r"\D", "", q["id"]))
+            queries.append(Query(q["id"], q["query"], "tune" if n % 2 else "report", q["judgments"], q["kind"]))
+    return Corpus("dwarves", src, ["brain"], queries, f"{sum(1 for _ in src.rglob('*.md'))} notes, wikilinked vault")
+
+
+def _nf_tsv(path: Path) -> list[tuple[str, str]]:
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            key, _, text = line.partition("\t")
+            out.append((key.strip(), text.strip()))
+    return out
+
+
+def _nf_qrels(path: Path) -> dict[str, dict[str, int]]:
+    qrels: dict[str, dict[str, int]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        parts = line.split()
+        if len(parts) == 4 and int(parts[3]) > 0:
+            qrels.setdefault(parts[0], {})[parts[2]] = int(parts[3])
+    return qrels
+
+
+def corpus_nfcorpus(datasets: Path, work: Path) -> Corpus:
+    data = datasets / "nfcorpus"
+    folder = work / "files"
+    docs = _nf_tsv(data / "test.docs")
+    ids = {d for d, _ in docs}
+    if not (folder / ".complete").exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        marker = re.compile(r"\s(?:abstract|summary)\s")
+        for doc_id, text in docs:
+            m = marker.search(text)
+            title, body = (
+                (text[: m.start()].strip(), text[m.end() :].strip())
+                if m and m.start() > 0
+                else (" ".join(text.split()[:12]), " ".join(text.split()[12:]))
+            )
+            (folder / f"{doc_id}.md").write_text(f"# {title}\n\n{body}\n", encoding="utf-8")
+        (folder / ".complete").write_text("")
+    queries: list[Query] = []
+    for split, part in (("tune", "dev"), ("report", "test")):
+        qrels = _nf_qrels(data / f"{part}.2-1-0.qrel")
+        for qid, text in _nf_tsv(data / f"{part}.titles.queries"):
+            grades = {f"{d}.md": g for d, g in qrels.get(qid, {}).items() if d in ids}
+            if grades:
+                queries.append(Query(qid, text, split, grades))
+    return Corpus("nfcorpus", folder, ["nfcorpus"], queries, f"{len(docs)} abstracts (test split), graded qrels")
+
+
+def _locomo_evidence(raw: list[str]) -> list[str]:
+    out = []
+    for item in raw:
+        for part in re.split(r"[;,]", str(item)):
+            m = re.match(r"^\s*D:?(\d+):(\d+)\s*$", part)
+            if m:
+                out.append(f"D{int(m.group(1))}-{int(m.group(2))}")
+    return out
+
+
+def corpus_locomo(datasets: Path, work: Path) -> Corpus:
+    data = json.loads((datasets / "locomo" / "locomo10.json").read_text(encoding="utf-8"))
+    folder = work / "files"
+    build = not (folder / ".complete").exists()
+    queries: list[Query] = []
+    colls: list[str] = []
+    turns = 0
+    for i, sample in enumerate(data, 1):
+        coll = f"conv{i:02d}"
+        colls.append(coll)
+        conv = sample["conversation"]
+        have: set[str] = set()
+        n = 1
+        while f"session_{n}" in conv:
+            when = conv.get(f"session_{n}_date_time", "")
+            for t in conv[f"session_{n}"]:
+                m = re.match(r"^D(\d+):(\d+)$", t.get("dia_id", ""))
+                if not m:
+                    continue
+                name = f"D{int(m.group(1))}-{int(m.group(2))}"
+                have.add(name)
+                turns += 1
+                if build:
+                    (folder / coll).mkdir(parents=True, exist_ok=True)
+                    text = f"# {t['speaker']}, {when}\n\n{t['speaker']}: {t.get('text', '').strip()}\n"
+                    (folder / coll / f"{name}.md").write_text(text, encoding="utf-8")
+            n += 1
+        for j, qa in enumerate(sample["qa"]):
+            if qa.get("category") not in (1, 2, 3, 4):
+                continue
+            gold = [e for e in _locomo_evidence(qa.get("evidence", [])) if e in have]
+            if gold:
+                split = "tune" if i <= 5 else "report"
+                queries.append(Query(f"{coll}-{j}", str(qa["question"]), split, {f"{g}.md": 1 for g in gold},
+                                     "question", coll))
+    if build:
+        (folder / ".complete").write_text("")
+    return Corpus("locomo", folder, colls, queries, f"{turns} dialog turns as notes, 10 collections",
+                  key_of=lambda coll, rel: rel)
+
+
+_TLDR_ALIAS = re.compile(r"alias of|This command is an alias|Documentation for .* available", re.IGNORECASE)
+
+
+def corpus_tldr(datasets: Path, work: Path, n_queries: int) -> Corpus:
+    folder = work / "files"
+    meta = work / "known_items.json"
+    if not meta.exists():
+        items: list[dict[str, str]] = []
+        with tarfile.open(datasets / "tldr-pages" / "tldr-pages-all.tar.gz") as tf:
+            for m in tf:
+                if not (m.isfile() and m.name.startswith("pages/") and m.name.endswith(".md")):
+                    continue
+                f = tf.extractfile(m)
+                assert f is not None
+                text = f.read().decode("utf-8", errors="replace")
+                rel = m.name[len("pages/") :]
+                lines = text.split("\n")
+                desc_i = next((i for i, ln in enumerate(lines) if ln.startswith("> ")), None)
+                out = folder / rel
+                out.parent.mkdir(parents=True, exist_ok=True)
+                if desc_i is not None and not _TLDR_ALIAS.search(lines[desc_i]):
+                    desc = lines[desc_i][2:].strip()
+                    items.append({"rel": rel, "query": desc})
+                    del lines[desc_i]
+                out.write_text("\n".join(lines), encoding="utf-8")
+        meta.write_text(json.dumps(items), encoding="utf-8")
+    items = json.loads(meta.read_text(encoding="utf-8"))
+    by_cmd: dict[str, list[str]] = {}
+    for p in folder.rglob("*.md"):
+        by_cmd.setdefault(p.name, []).append(str(p.relative_to(folder)))
+    items.sort(key=lambda it: hashlib.sha256(it["rel"].encode()).hexdigest())  # a fixed, spread-out sample
+    queries = []
+    for n, it in enumerate(items[:n_queries]):
+        grades = dict.fromkeys(by_cmd.get(Path(it["rel"]).name, []), 1)
+        grades[it["rel"]] = 2
+        queries.append(Query(f"tldr{n}", it["query"], "tune" if n % 2 == 0 else "report", grades))
+    pages = sum(len(v) for v in by_cmd.values())
+    return Corpus("tldr", folder, ["tldr"], queries, f"{pages} English pages, known item (description line removed)")
+
+
+# -- homes -------------------------------------------------------------------------------------------
+
+
+def isolate(home: Path) -> None:
+    os.environ["GNO_CONFIG_DIR"] = str(home / "config")
+    os.environ["GNO_DATA_DIR"] = str(home / "data")
+    os.environ["GNO_CACHE_DIR"] = str(home / "cache")
+    for key in ("GNO_INDEX", "GNO_MEMORY_CALLER", "GNO_MEMORY_SESSION"):
+        os.environ.pop(key, None)
+
+
+def index_key() -> str:
+    """Indexes (and their vectors) are reused while the chunker that cut them is unchanged; any other
+    change reaches a cached index through `gno update` and the index migrations."""
+    chunker = ROOT / "src" / "gno" / "ingest" / "chunker.py"
+    config = (ROOT / "src" / "gno" / "config.py").read_text()
+    m = re.search(r"max_tokens: int = Field\(default=(\d+)", config)
+    m2 = re.search(r"overlap_percent: float = Field\(default=([\d.]+)", config)
+    defaults = f'{{"max_tokens":{m.group(1) if m else "?"},"overlap_percent":{m2.group(1) if m2 else "?"}}}'
+    return _source_key(chunker, Path(defaults))
+
+
+def set_embedder(engine: Any, spec: str) -> None:
+    from gno.config import load_config, save_config
+
+    cfg = load_config(engine.settings)
+    cfg.models.embed = spec
+    save_config(engine.settings, cfg)
+    engine._config = None
+    engine._semantic = None
+
+
+def open_home(corpus: Corpus, home: Path) -> Any:
+    from gno.config import build_settings
+    from gno.engine import Engine
+
+    isolate(home)
+    fresh = not (home / ".indexed").exists()
+    engine = Engine(build_settings())
+    if fresh:
+        t0 = time.perf_counter()
+        engine.init()
+        if len(corpus.collections) == 1:
+            engine.collection_add(str(corpus.root), name=corpus.collections[0])
+        else:
+            for c in corpus.collections:
+                engine.collection_add(str(corpus.root / c), name=c)
+        set_embedder(engine, "fake:8")
+        engine.update()
+        (home / ".indexed").write_text(f"{time.perf_counter() - t0:.1f}")
+        log(f"  indexed {corpus.name} in {time.perf_counter() - t0:.1f}s")
+    return engine
+
+
+def embed(engine: Any, spec: str) -> dict[str, Any]:
+    set_embedder(engine, spec)
+    started = time.perf_counter()
+    last = [0.0]
+
+    def progress(done: int, total: int) -> None:
+        now = time.perf_counter()
+        if now - last[0] >= 15 or done == total:
+            last[0] = now
+            rate = done / (now - started) if now > started else 0.0
+            log(f"    embed {spec}: {done}/{total} chunks, {rate:.1f}/s")
+
+    r = engine.embed(batch_size=16, progress=progress)
+    return {"embedded_now": r.embedded, "chunks": r.total_chunks, "chunks_per_s": r.chunks_per_second}
+
+
+# -- the floor: plain FTS5, words OR-ed ----------------------------------------------------------------
+
+
+class PlainFts:
+    """SQLite FTS5 with its default tokenizer over title + body; the query's words OR-ed."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self.db = sqlite3.connect(":memory:")
+        self.db.execute("CREATE VIRTUAL TABLE t USING fts5(coll UNINDEXED, rel UNINDEXED, body)")
+        rows = []
+        for p in sorted(corpus.root.rglob("*.md")):
+            rel = p.relative_to(corpus.root)
+            if len(corpus.collections) > 1:
+                coll, rel = rel.parts[0], Path(*rel.parts[1:])
+            else:
+                coll = corpus.collections[0]
+            rows.append((coll, str(rel), p.stem + "\n" + p.read_text(encoding="utf-8", errors="replace")))
+        self.db.executemany("INSERT INTO t VALUES (?, ?, ?)", rows)
+
+    def search(self, q: str, collection: str | None) -> list[tuple[str, str]]:
+        words = re.findall(r"\w+", q.lower())
+        if not words:
+            return []
+        expr = " OR ".join(f'"{w}"' for w in dict.fromkeys(words))
+        sql = "SELECT coll, rel FROM t WHERE t MATCH ?" + (" AND coll = ?" if collection else "")
+        sql += f" ORDER BY bm25(t) LIMIT {K}"
+        return [(r[0], r[1]) for r in self.db.execute(sql, (expr, collection) if collection else (expr,))]
+
+
+# -- metrics -----------------------------------------------------------------------------------------
+
+
+def ndcg(ranked: list[str], grades: dict[str, int]) -> float:
+    dcg = sum(grades.get(d, 0) / math.log2(i + 1) for i, d in enumerate(ranked[:K], 1))
+    ideal = sorted(grades.values(), reverse=True)[:K]
+    idcg = sum(g / math.log2(i + 1) for i, g in enumerate(ideal, 1))
+    return dcg / idcg if idcg else 0.0
+
+
+def mrr(ranked: list[str], grades: dict[str, int]) -> float:
+    return next((1.0 / i for i, d in enumerate(ranked[:K], 1) if grades.get(d, 0) > 0), 0.0)
+
+
+def recall(ranked: list[str], grades: dict[str, int]) -> float:
+    rel = {d for d, g in grades.items() if g > 0}
+    return len(set(ranked[:K]) & rel) / len(rel) if rel else 0.0
+
+
+def run_mode(engine: Any, fts: PlainFts, corpus: Corpus, mode: str, queries: list[Query]) -> dict[str, Any]:
+    from gno.errors import GnoError
+
+    def call(q: Query) -> list[str]:
+        c = q.collection
+        if mode == "fts-or":
+            return [corpus.key_of(coll, rel) for coll, rel in fts.search(q.text, c)]
+        if mode == "search":
+            res = engine.search(q.text, collection=c, limit=K)
+        elif mode == "vsearch":
+            res = engine.vsearch(q.text, collection=c, limit=K)
+        elif mode == "bm25":
+            res = engine.query(q.text, collection=c, limit=K, lexical_only=True, fast=True)
+        else:
+            res = engine.query(q.text, collection=c, limit=K, fast=mode == "fast", graph=mode != "no-graph")
+        return [corpus.key_of(h.collection, h.rel_path) for h in res.results]
+
+    per: dict[str, list[float]] = {"ndcg": [], "mrr": [], "recall": [], "hit": []}
+    ranks: dict[str, list[str]] = {}
+    t0 = time.perf_counter()
+    for q in queries:
+        try:
+            ranked = call(q)
+        except GnoError:
+            ranked = []
+        ranks[q.qid] = ranked
+        per["ndcg"].append(ndcg(ranked, q.grades))
+        per["mrr"].append(mrr(ranked, q.grades))
+        per["recall"].append(recall(ranked, q.grades))
+        per["hit"].append(1.0 if ranked else 0.0)
+    out = {k: round(statistics.mean(v), 4) if v else 0.0 for k, v in per.items()}
+    out["n"] = len(queries)
+    out["ms_per_query"] = round((time.perf_counter() - t0) * 1000 / max(1, len(queries)), 1)
+    out["_ranks"] = ranks
+    return out
+
+
+# -- ask --verify on the QA pairs ----------------------------------------------------------------------
+
+
+def _norm(s: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"[^\w%+.:/-]+", " ", s.lower())).strip()
+
+
+def run_ask(engine: Any) -> dict[str, Any]:
+    from gno.errors import GnoError
+
+    pairs = [json.loads(x) for x in (QUERIES / "dwarves_ask.jsonl").read_text(encoding="utf-8").splitlines() if x]
+    rows = []
+    counts = {"released_correct": 0, "released_wrong": 0, "abstained": 0}
+    for p in pairs:
+        try:
+            r = engine.ask(p["question"], verify=True)
+            status, answer = r.answer_status, r.answer or ""
+        except GnoError as err:
+            status, answer = "error", err.message
+        released = status == "verified"
+        ok = released and any(re.search(rf"(?<!\w){re.escape(_norm(a))}(?!\w)", _norm(answer)) for a in p["answers"])
+        key = "abstained" if not released else "released_correct" if ok else "released_wrong"
+        counts[key] += 1
+        rows.append({"id": p["id"], "status": status, "verdict": key, "answer": answer[:200]})
+    released = counts["released_correct"] + counts["released_wrong"]
+    return {
+        **counts,
+        "pairs": len(pairs),
+        "released": released,
+        "wrong_share_of_released": round(counts["released_wrong"] / released, 4) if released else 0.0,
+        "rows": rows,
+    }
+
+
+# -- report ------------------------------------------------------------------------------------------
+
+
+def table(results: dict[str, Any], split: str) -> Iterator[str]:
+    yield "| corpus | embedder | mode | nDCG@10 | MRR@10 | R@10 | hit | queries |"
+    yield "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"
+    for cname, c in results["corpora"].items():
+        for emb, modes in c["runs"].items():
+            for mode, parts in modes.items():
+                m = parts.get(split)
+                if not m:
+                    continue
+                yield (
+                    f"| {cname} | {emb} | {mode} | {m['ndcg']:.3f} | {m['mrr']:.3f} | {m['recall']:.3f} "
+                    f"| {m['hit']:.2f} | {m['n']} |"
+                )
+
+
+def checks(results: dict[str, Any], split: str) -> list[tuple[str, bool, str]]:
+    """The targets the defaults are held to, on one split."""
+    out: list[tuple[str, bool, str]] = []
+    for cname, c in results["corpora"].items():
+        lex = c["runs"].get("-", {})
+        for emb, modes in c["runs"].items():
+            if emb == "-" or "query" not in modes or split not in modes["query"]:
+                continue
+            q = modes["query"][split]["ndcg"]
+            bm = lex.get("bm25", {}).get(split, {}).get("ndcg")
+            fast = modes.get("fast", {}).get(split, {}).get("ndcg")
+            if bm is not None:
+                out.append((f"{cname}/{emb}: query >= bm25 leg", q >= bm - 1e-9, f"{q:.3f} vs {bm:.3f}"))
+            if fast is not None:
+                out.append((f"{cname}/{emb}: query >= fast - 0.01", q >= fast - 0.01, f"{q:.3f} vs {fast:.3f}"))
+            if cname == "dwarves":
+                out.append((f"dwarves/{emb}: query nDCG@10 >= 0.85", q >= 0.85, f"{q:.3f}"))
+                others = {m: v[split]["ndcg"] for m, v in {**lex, **modes}.items() if split in v and m != "query"}
+                best = max(others.items(), key=lambda x: x[1]) if others else ("-", 0.0)
+                out.append((f"dwarves/{emb}: query >= every other mode - 0.01", q >= best[1] - 0.01,
+                            f"{q:.3f} vs {best[0]} {best[1]:.3f}"))
+            if cname == "nfcorpus" and bm:
+                out.append((f"nfcorpus/{emb}: query >= 1.10 x bm25", q >= 1.10 * bm, f"{q / bm:.3f} x"))
+        if cname == "dwarves" and "search" in lex and split in lex["search"]:
+            qs = [q for q in c["queries"] if q["kind"] == "question" and (split == "all" or q["split"] == split)]
+            ranks = lex["search"][split]["_ranks"]
+            share = sum(1 for q in qs if ranks.get(q["qid"])) / max(1, len(qs))
+            out.append(("dwarves: search answers >= 95% of questions", share >= 0.95, f"{share:.1%}"))
+    return out
+
+
+def write_markdown(results: dict[str, Any], path: Path, command: str) -> None:
+    lines = [
+        "# Retrieval benchmarks",
+        "",
+        "Generated by `bench/retrieval_suite.py` (do not edit by hand); command:",
+        "",
+        f"    {command}",
+        "",
+        "Every figure is at the user-facing default `-n 10`. `fts-or` is the floor: a plain SQLite FTS5",
+        "table over the same files with the query's words OR-ed, measured in the same run. `-` rows do",
+        "not depend on the embedder. `hit` is the share of queries that return anything at all.",
+        "",
+        "Defaults are chosen on the **tune** part of each corpus and judged on the **report** part:",
+        "",
+    ]
+    for cname, c in results["corpora"].items():
+        lines.append(f"* **{cname}** ({c['notes']}): {c['split_rule']}.")
+    for split in results["splits"]:
+        lines += ["", f"## {split} part", ""]
+        lines += list(table(results, split))
+        chk = checks(results, split)
+        if chk:
+            lines += ["", f"Targets on the {split} part:", ""]
+            lines += [f"* {'met' if ok else '**missed**'}: {name} ({fig})" for name, ok, fig in chk]
+    if "embed" in results:
+        lines += ["", "## Embedding cost", "", "| corpus | embedder | chunks | chunks/s (last run) |"]
+        lines.append("| --- | --- | ---: | ---: |")
+        for cname, per in results["embed"].items():
+            for emb, e in per.items():
+                rate = e["chunks_per_s"] if e["embedded_now"] else "cached"
+                lines.append(f"| {cname} | {emb} | {e['chunks']} | {rate} |")
+    if "ask" in results:
+        a = results["ask"]
+        lines += [
+            "",
+            "## ask --verify on 40 dwarves-brain question/answer pairs",
+            "",
+            f"released-correct {a['released_correct']}, released-wrong {a['released_wrong']}, "
+            f"abstained {a['abstained']} (wrong = {a['wrong_share_of_released']:.1%} of released).",
+        ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+SPLIT_RULES = {
+    "dwarves": "odd-numbered judged queries tune, even-numbered report",
+    "nfcorpus": "dev title queries tune (judged documents in the test collection), test title queries report",
+    "locomo": "conversations 1-5 tune, 6-10 report",
+    "tldr": "even-numbered sampled pages tune, odd-numbered report",
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
+    ap.add_argument("--cache", type=Path, required=True, help="where indexes and vectors are kept between runs")
+    ap.add_argument("--corpora", default=",".join(CORPORA))
+    ap.add_argument("--embedders", default="minilm,wordllama")
+    ap.add_argument("--modes", default=",".join(MODES))
+    ap.add_argument("--split", default="all", choices=("tune", "report", "all", "both"),
+                    help="which part to score; `both` reports tune and report separately")
+    ap.add_argument("--tldr-queries", type=int, default=400)
+    ap.add_argument("--locomo-every", type=int, default=2, help="use every N-th LoCoMo question (speed)")
+    ap.add_argument("--ask", action="store_true", help="also run ask --verify on the dwarves QA pairs")
+    ap.add_argument("--write", type=Path, default=None, help="write the markdown report here")
+    ap.add_argument("--json", type=Path, default=None, help="write all figures (and per-query ranks) as JSON")
+    args = ap.parse_args(argv)
+    modes = [m for m in args.modes.split(",") if m]
+    embedders = [e for e in args.embedders.split(",") if e]
+    splits = ["tune", "report"] if args.split == "both" else [args.split]
+    key = index_key()
+    results: dict[str, Any] = {"index_key": key, "splits": splits, "corpora": {}, "embed": {}}
+    for cname in [c for c in args.corpora.split(",") if c]:
+        work = args.cache / f"{cname}-data"
+        work.mkdir(parents=True, exist_ok=True)
+        if cname == "tldr":
+            corpus = corpus_tldr(args.datasets, work, args.tldr_queries)
+        else:
+            corpus = {"dwarves": corpus_dwarves, "nfcorpus": corpus_nfcorpus, "locomo": corpus_locomo}[cname](
+                args.datasets, work
+            )
+        if cname == "locomo" and args.locomo_every > 1:
+            corpus.queries = corpus.queries[:: args.locomo_every]
+        log(f"{cname}: {corpus.notes}; {len(corpus.queries)} queries")
+        engine = open_home(corpus, args.cache / f"{cname}-home-{key}")
+        fts = PlainFts(corpus)
+        parts = {s: [q for q in corpus.queries if s == "all" or q.split == s] for s in splits}
+        runs: dict[str, dict[str, dict[str, Any]]] = {"-": {}}
+        for mode in [m for m in modes if m in LEXICAL_MODES]:
+            runs["-"][mode] = {s: run_mode(engine, fts, corpus, mode, qs) for s, qs in parts.items()}
+            log(f"  {cname} / {mode}: " + ", ".join(f"{s} {v['ndcg']:.3f}" for s, v in runs["-"][mode].items()))
+        for spec in embedders:
+            results["embed"].setdefault(cname, {})[spec] = embed(engine, spec)
+            runs[spec] = {}
+            for mode in [m for m in modes if m not in LEXICAL_MODES]:
+                runs[spec][mode] = {s: run_mode(engine, fts, corpus, mode, qs) for s, qs in parts.items()}
+                log(f"  {cname} / {spec} / {mode}: "
+                    + ", ".join(f"{s} {v['ndcg']:.3f}" for s, v in runs[spec][mode].items()))
+        results["corpora"][cname] = {
+            "notes": corpus.notes,
+            "split_rule": SPLIT_RULES[cname],
+            "queries": [{"qid": q.qid, "kind": q.kind, "split": q.split, "text": q.text} for q in corpus.queries],
+            "runs": runs,
+        }
+        if cname == "dwarves" and args.ask:
+            set_embedder(engine, embedders[0] if embedders else "minilm")
+            results["ask"] = run_ask(engine)
+            log(f"  ask: {({k: v for k, v in results['ask'].items() if k != 'rows'})}")
+        engine.close()
+    for split in splits:
+        print(f"\n{split} part")
+        for line in table(results, split):
+            print(line)
+        for name, ok, fig in checks(results, split):
+            print(f"  {'MET   ' if ok else 'MISSED'} {name}: {fig}")
+    if "ask" in results:
+        print({k: v for k, v in results["ask"].items() if k != "rows"})
+    if args.write:
+        cmd = "python bench/retrieval_suite.py " + " ".join(a for a in (argv or sys.argv[1:]) if a)
+        write_markdown(results, args.write, cmd)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
