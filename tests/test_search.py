@@ -23,7 +23,12 @@ ALL = {
 
 
 def uris(e: Engine, q: str, **kw: object) -> list[str]:
-    return [h.uri for h in e.search(q, **kw).results]  # type: ignore[arg-type]
+    """The documents matching every content word (the conjunctive part of the results)."""
+    return [h.uri for h in e.search(q, **kw).results if h.match == "all"]  # type: ignore[arg-type]
+
+
+def partial_uris(e: Engine, q: str, **kw: object) -> list[str]:
+    return [h.uri for h in e.search(q, **kw).results if h.match == "partial"]  # type: ignore[arg-type]
 
 
 def code_of(e: Engine, q: str, **kw: object) -> ErrorCode:
@@ -264,7 +269,7 @@ def test_hit_fields(engine: Engine, corpus: Path) -> None:
     hit = engine.search("tuesday").results[0]
     d = hit.dump()
     assert set(d) == {"docid", "uri", "title", "collection", "relPath", "score", "line", "snippet",
-                      "snippetRange", "tags"}
+                      "snippetRange", "tags", "match"}
     raw = (corpus / "deploy.md").read_bytes()
     import hashlib
 
@@ -421,3 +426,45 @@ def test_search_on_fresh_index_without_documents(settings: Settings) -> None:
 def test_every_result_is_in_the_corpus(engine: Engine) -> None:
     for q in ("the", "a", "deploy", "o"):
         assert set(uris(engine, q, limit=100)) <= ALL
+
+
+# -- questions in words: conjunctive first, then partial matches ---------------------------------
+
+
+def test_question_in_words_fills_with_partial_matches(engine: Engine) -> None:
+    res = engine.search("how do I undo a deploy on tuesday")
+    # stopwords never count: deploy.md has undo, deploy and tuesday, so it is the one full match
+    assert [(h.uri, h.match) for h in res.results[:1]] == [("gno://notes/deploy.md", "all")]
+    assert {h.match for h in res.results[1:]} == {"partial"} and len(res.results) > 1
+    assert res.meta.partial_results == len(res.results) - 1
+    # no note has both words: the old conjunctive search said "No results"
+    only_partial = engine.search("how do I rehearse a tuesday deploy")
+    assert only_partial.results and {h.match for h in only_partial.results} <= {"all", "partial"}
+    assert engine.search("rehearsed tuesday").results
+
+
+def test_full_matches_rank_before_partial_ones(engine: Engine) -> None:
+    res = engine.search("rollback rehearsed")
+    kinds = [h.match for h in res.results]
+    assert kinds[0] == "all" and "partial" in kinds
+    assert kinds == sorted(kinds)  # "all" < "partial": every full match comes first
+    weakest_full = min(h.score for h in res.results if h.match == "all")
+    assert all(h.score < weakest_full for h in res.results if h.match == "partial")
+
+
+def test_no_fill_when_the_limit_is_reached_by_full_matches(engine: Engine) -> None:
+    res = engine.search("deploy", limit=2)
+    assert [h.match for h in res.results] == ["all", "all"]
+
+
+def test_negation_and_phrases_keep_their_meaning_in_the_fill(engine: Engine) -> None:
+    assert "gno://notes/rollback.md" not in [h.uri for h in engine.search("deploy pipeline -rehearsed").results]
+    phrase = {h.uri: h.match for h in engine.search('"release pipeline" tuesday').results}
+    assert phrase.get("gno://notes/rollback.md") == "partial"  # has the phrase, not tuesday
+    assert phrase.get("gno://notes/deploy.md") == "partial"  # has tuesday, not the phrase
+    assert engine.search('"pipeline release" tuesday').results[0].uri == "gno://notes/deploy.md"
+
+
+def test_stemming_works_with_prefix_matching(engine: Engine) -> None:
+    assert "gno://notes/rollback.md" in uris(engine, "rehearse")  # "rehearsed" in the note
+    assert "gno://notes/rollback.md" in uris(engine, "rollbacks")

@@ -6,7 +6,7 @@ One pydantic model per result, dumped the same way everywhere (`dump()`: camelCa
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
@@ -170,6 +170,9 @@ class SearchHit(GnoModel):
     body: str | None = None
     body_start_line: int | None = None
     sources: list[str] | None = None
+    #: `search` only: "all" when the document contains every content word, "partial" when it
+    #: filled the list matching some of them
+    match: Literal["all", "partial"] | None = None
 
 
 class SearchMeta(GnoModel):
@@ -178,6 +181,8 @@ class SearchMeta(GnoModel):
     collection: str | None = None
     elapsed_ms: float | None = None
     notes: list[str] | None = None
+    #: `search` only: how many of the results match some but not all of the query's words
+    partial_results: int | None = None
 
 
 class ExplainHit(GnoModel):

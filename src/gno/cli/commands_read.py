@@ -25,7 +25,8 @@ def render_hits(r: SearchResult, *, files: bool, line_numbers: bool, full: bool)
         click.echo(f"No results for {r.query!r}.")
         return
     for i, h in enumerate(r.results, 1):
-        click.echo(click.style(f"{i}. {h.title}", bold=True) + f"  ({h.score:.2f})  {h.docid}")
+        partial = "  [partial match]" if h.match == "partial" else ""
+        click.echo(click.style(f"{i}. {h.title}", bold=True) + f"  ({h.score:.2f})  {h.docid}{partial}")
         click.echo(f"   {h.uri}:{h.line}")
         body = h.body if full and h.body is not None else h.snippet
         start = (h.body_start_line or 1) if full and h.body is not None else h.snippet_range.start_line

@@ -1,7 +1,15 @@
 """Rung 1 of the retrieval ladder: exact (BM25) search with cited spans.
 
+Conjunctive first: documents that contain every content word of the query (`match: all`). A
+question typed in words ("how do I embed a file") rarely has all its words in one note, so when
+fewer than the limit match all of them, the rest is filled with documents matching any content word
+(stopwords dropped, `match: partial`), ranked after every full match. Quoted phrases, `-negations`
+and hyphenated identifiers keep their exact meaning in both passes (a negation excludes in both).
+Words are stemmed (porter) and prefix-matched, so "stores" also finds "stored".
+
 Scores are normalised per query to 0..1 (best hit = 1.0) and are not comparable across
-queries. Hits carry docid, uri, title, collection, the best-matching line and its span.
+queries; partial matches score below the weakest full match. Hits carry docid, uri, title,
+collection, the best-matching line and its span.
 """
 
 from __future__ import annotations
@@ -11,7 +19,7 @@ from dataclasses import dataclass
 
 from gno.errors import ErrorCode, RuntimeFailure
 from gno.models import LineRange, SearchHit, SearchMeta, SearchResult
-from gno.retrieve.grammar import ParsedQuery, compile_fts, parse_query
+from gno.retrieve.grammar import ParsedQuery, compile_fts, content_query, parse_query
 from gno.retrieve.snippets import pick_snippet
 from gno.store import documents as docs
 from gno.store.db import Store
@@ -43,6 +51,7 @@ def build_hits(
     *,
     full: bool = False,
     sources: dict[int, list[str]] | None = None,
+    partial: set[int] | None = None,
 ) -> list[SearchHit]:
     """Materialise (doc_id, score) pairs into hits with snippets, in the given order."""
     ids = [i for i, _ in scored]
@@ -74,25 +83,44 @@ def build_hits(
                 body=body,
                 body_start_line=row.body_start_line if full else None,
                 sources=(sources or {}).get(doc_id),
+                match=None if partial is None else ("partial" if doc_id in partial else "all"),
             )
         )
     return out
 
 
+#: partial matches score at most this share of the weakest full match
+PARTIAL_CEILING = 0.9
+
+
 def search(store: Store, query: str, f: DocFilter, opts: SearchOptions) -> SearchResult:
     t0 = time.perf_counter()
     pq = parse_query(query)
-    hits = run_bm25(store, pq, f, max(opts.limit, 1), any_term=opts.any_term, raw=query)
+    cq = content_query(pq)
+    limit = max(opts.limit, 1)
+    hits = run_bm25(store, cq, f, limit, any_term=opts.any_term, raw=query)
     top = hits[0].raw if hits and hits[0].raw > 0 else 1.0
-    scored = [(h.doc_id, round(max(0.0, min(1.0, h.raw / top)), 6)) for h in hits]
-    scored = [s for s in scored if s[1] >= opts.min_score]
-    results = build_hits(store, scored, pq.words(), full=opts.full)
-    total = len(results)
-    if len(hits) >= opts.limit:
-        total = count_matches(store, compile_fts(pq, any_term=opts.any_term), f)
+    scored = [(h.doc_id, max(0.0, min(1.0, h.raw / top))) for h in hits]
+    total = len(hits)
+    if len(hits) >= limit:
+        total = count_matches(store, compile_fts(cq, any_term=opts.any_term), f)
+    partial: set[int] = set()
+    if len(hits) < limit and not opts.any_term and len(cq.positives) > 1:
+        seen = {h.doc_id for h in hits}
+        more = [h for h in run_bm25(store, cq, f, limit + len(hits), any_term=True, raw=query) if h.doc_id not in seen]
+        more = more[: limit - len(hits)]
+        if more:
+            ceiling = PARTIAL_CEILING * min((s for _, s in scored), default=1.0 / PARTIAL_CEILING)
+            ptop = more[0].raw if more[0].raw > 0 else 1.0
+            scored += [(h.doc_id, max(0.0, ceiling * min(1.0, h.raw / ptop))) for h in more]
+            partial = {h.doc_id for h in more}
+            total += len(more)
+    scored = [(d, r) for d, r in ((d, round(s, 6)) for d, s in scored) if r >= opts.min_score]
+    results = build_hits(store, scored, cq.words(), full=opts.full, partial=partial)
     meta = SearchMeta(
-        total_results=total,
+        total_results=max(total, len(results)),
         collection=f.collections[0] if len(f.collections) == 1 else None,
         elapsed_ms=round((time.perf_counter() - t0) * 1000, 3),
+        partial_results=len([h for h in results if h.match == "partial"]),
     )
     return SearchResult(query=query, results=results, meta=meta)

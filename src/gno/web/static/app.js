@@ -163,7 +163,8 @@
     const list = hits.length
       ? el("ol", { class: "results" }, hits.map((h) => el("li", { class: "result" },
         el("span", { class: "score", text: Number(h.score).toFixed(2) }),
-        el("h3", {}, el("a", { href: docHref(h.uri), "data-nav": true, text: h.title || h.relPath })),
+        el("h3", {}, el("a", { href: docHref(h.uri), "data-nav": true, text: h.title || h.relPath }),
+          h.match === "partial" ? el("span", { class: "match-partial", title: "matches some of the words, not all", text: "partial match" }) : null),
         el("div", { class: "uri", text: `${h.uri}${h.line ? ":" + h.line : ""}` }),
         h.snippet ? el("p", { class: "snippet", text: h.snippet }) : null,
         (h.tags || []).length ? el("div", { class: "facets" }, h.tags.map((t) => tagChip(t, tags.includes(t), () => toggle(t)))) : null)))
