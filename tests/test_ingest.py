@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gno.config import Settings
+from gno.embed.tokens import token_spans
 from gno.engine import Engine
 from gno.errors import ErrorCode, GnoError
 from gno.ingest import sync as sync_mod
@@ -739,7 +740,9 @@ def test_chunk_text_small_text_is_one_chunk() -> None:
     assert chunk_text(" \n\n\t") == []
     (c,) = chunk_text("\n\nhello world\nsecond line\n\n")
     assert (c.seq, c.pos, c.text, c.start_line, c.end_line) == (0, 2, "hello world\nsecond line", 3, 4)
-    assert c.token_count == 6  # ceil(23 / 4)
+    assert c.token_count == 4  # word pieces: hello, world, second, line
+    (c,) = chunk_text("\n\nhello world\nsecond line\n\n", counting="chars")
+    assert c.token_count == 6  # the estimate without the tokenizer: ceil(23 / 4)
 
 
 def test_chunk_text_breaks_at_paragraphs_with_overlap() -> None:
@@ -748,7 +751,7 @@ def test_chunk_text_breaks_at_paragraphs_with_overlap() -> None:
     paras = [_paragraph(i, 14) for i in range(80)]
     text = "\n\n".join(paras) + "\n"
     max_tokens = 400
-    chunks = chunk_text(text, max_tokens=max_tokens, overlap_percent=0.15)
+    chunks = chunk_text(text, max_tokens=max_tokens, overlap_percent=0.15, counting="chars")
     assert len(chunks) >= 5
     lines = text.split("\n")
     for c in chunks:
@@ -770,12 +773,12 @@ def test_chunk_text_breaks_at_paragraphs_with_overlap() -> None:
 def test_chunk_text_falls_back_to_sentences_then_words() -> None:
     # no paragraph or line breaks; sentences (~42 chars) shorter than the 80-char break window
     sentences = " ".join(f"Sentence number {i} has some words in it." for i in range(100))
-    chunks = chunk_text(sentences, max_tokens=200)
+    chunks = chunk_text(sentences, max_tokens=200, counting="chars")
     assert len(chunks) > 3
     for c in chunks[:-1]:
         assert c.text.endswith(".")
     words = " ".join(f"word{i}" for i in range(400))
-    chunks = chunk_text(words, max_tokens=50)
+    chunks = chunk_text(words, max_tokens=50, counting="chars")
     vocab = set(words.split())
     for c in chunks:
         assert set(c.text.split()) <= vocab  # never cut inside a word
@@ -785,7 +788,7 @@ def test_chunk_text_falls_back_to_sentences_then_words() -> None:
 def test_chunk_text_line_offset() -> None:
     lines = [f"line {i} " + "x" * 10 for i in range(1, 81)]  # ~18 chars < the 40-char window
     text = "\n".join(lines)
-    chunks = chunk_text(text, line_offset=10, max_tokens=100)
+    chunks = chunk_text(text, line_offset=10, max_tokens=100, counting="chars")
     assert len(chunks) >= 3
     assert chunks[0].start_line == 11
     assert chunks[-1].end_line == 90
@@ -802,7 +805,7 @@ def test_chunk_text_line_offset() -> None:
     overlap=st.floats(0, 0.5),
 )
 def test_chunk_text_covers_every_character(text: str, max_tokens: int, overlap: float) -> None:
-    chunks = chunk_text(text, max_tokens=max_tokens, overlap_percent=overlap)
+    chunks = chunk_text(text, max_tokens=max_tokens, overlap_percent=overlap, counting="chars")
     covered = [False] * len(text)
     for c in chunks:
         assert text[c.pos : c.pos + len(c.text)] == c.text
@@ -813,6 +816,19 @@ def test_chunk_text_covers_every_character(text: str, max_tokens: int, overlap: 
             covered[i] = True
     assert all(covered[i] for i, ch in enumerate(text) if not ch.isspace())
     assert all(a.pos < b.pos for a, b in zip(chunks, chunks[1:], strict=False))
+
+
+def test_chunks_fit_the_embedder_window_and_cover_the_text() -> None:
+    words = " ".join(f"supercalifragilistic{i} tokenisation" for i in range(400))  # many pieces per word
+    chunks = chunk_text(words)
+    assert len(chunks) > 3
+    for c in chunks:
+        assert c.token_count == len(token_spans(c.text) or []) <= 240
+    covered = set()
+    for c in chunks:
+        covered.update(range(c.pos, c.pos + len(c.text)))
+    assert all(i in covered for i, ch in enumerate(words) if not ch.isspace())
+    assert all(a.pos < b.pos < a.pos + len(a.text) for a, b in zip(chunks, chunks[1:], strict=False))
 
 
 def _db_chunks(settings: Settings) -> list[tuple[int, str, int, int]]:
@@ -828,7 +844,9 @@ def _db_chunks(settings: Settings) -> list[tuple[int, str, int, int]]:
 
 def test_long_document_chunks_in_the_index(notes: Path, make_engine, settings: Settings) -> None:
     front = "---\ntitle: Long\n---\n"
-    paras = [_paragraph(i, 40) for i in range(60)]  # ~280 chars each (< the 320-char window)
+    # paragraphs of 15 one-piece words, shorter than the break window (the last 10% of 240 pieces)
+    vocab = "river stone cloud field light north green table horse water paper glass sound music bread".split()
+    paras = [f"p{i} " + " ".join(vocab[(i + j) % len(vocab)] for j in range(14)) for i in range(200)]
     content = front + "\n\n".join(paras) + "\n"
     write(notes, "long.md", content)
     e = make_engine(notes)
@@ -844,7 +862,7 @@ def test_long_document_chunks_in_the_index(notes: Path, make_engine, settings: S
         joined = "\n".join(file_lines[start - 1 : end])
         assert joined.endswith(text)  # start/end are the file's lines; ends at a paragraph end
         assert file_lines[end] == ""
-        assert len(text) <= 800 * CHARS_PER_TOKEN
+        assert len(token_spans(text) or []) <= 240  # the embedder's word pieces, within its window
         covered.update(range(start, end + 1))
     assert body_text_lines <= covered
     for (_, a_text, _, a_end), (_, b_text, b_start, _) in zip(chunks, chunks[1:], strict=False):

@@ -100,7 +100,7 @@ class ModelsConfig(BaseModel):
 
 class ChunkingConfig(BaseModel):
     model_config = ConfigDict(populate_by_name=True, extra="forbid", defer_build=True)
-    max_tokens: int = Field(default=800, ge=10, alias="maxTokens")
+    max_tokens: int = Field(default=240, ge=10, alias="maxTokens")  # word pieces of the embedder
     overlap_percent: float = Field(default=0.15, ge=0.0, le=0.5, alias="overlapPercent")
 
 
