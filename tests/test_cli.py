@@ -154,6 +154,7 @@ def test_search_json(runner: CliRunner, indexed: Path) -> None:
         "snippet": "# Deploy process",
         "snippetRange": {"startLine": 7, "endLine": 7},
         "tags": ["ops", "release"],
+        "match": "all",
     }
     assert body["meta"]["totalResults"] == 3
     assert isinstance(body["meta"]["elapsedMs"], float)

@@ -455,7 +455,8 @@ def test_default_unavailable_when_no_model(monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_available_embedders_reports_reasons(monkeypatch: pytest.MonkeyPatch) -> None:
     report = {row["name"]: row for row in available_embedders()}
-    assert set(report) == {"minilm", "wordllama", "fake"}
+    assert set(report) == {"minilm", "mpnet", "wordllama", "fake"}
+    assert not report["mpnet"]["default"]  # an option, never picked by "default"
     assert report["minilm"]["available"] and report["minilm"]["default"]
     assert report["minilm"]["dim"] == 384 and report["minilm"]["reason"] is None
     assert not report["wordllama"]["default"]
