@@ -291,22 +291,29 @@ def test_status(runner: CliRunner, indexed: Path, settings: Settings) -> None:
             "inactive": 0,
             "chunks": 5,
             "errors": 0,
+            "warnings": 0,
         }
     ]
     out = invoke(runner, "status").stdout
     assert "Documents 5 · chunks 5" in out
-    assert "  notes: 5 active, 0 inactive, 0 errors" in out
+    assert "  notes: 5 active, 0 inactive, 0 errors, 0 warnings" in out
 
 
 def test_status_lists_ingest_errors(runner: CliRunner, indexed: Path) -> None:
     (indexed / "broken.md").write_text("---\ntitle: [x\n---\nbody\n", encoding="utf-8")
-    jinvoke(runner, "update")
+    sync = jinvoke(runner, "update")["collections"][0]
     body = jinvoke(runner, "status")
-    assert [(e["relPath"], e["code"]) for e in body["ingestErrors"]] == [("broken.md", "FRONTMATTER_INVALID")]
-    assert body["collections"][0]["errors"] == 1
+    assert [(e["relPath"], e["code"], e["severity"]) for e in body["ingestErrors"]] == [
+        ("broken.md", "FRONTMATTER_INVALID", "warning")
+    ]
+    # `update` and `status` count the same rows the same way
+    assert (body["collections"][0]["errors"], body["collections"][0]["warnings"]) == (0, 1)
+    assert (sync["errors"], sync["warnings"]) == (0, 1)
+    again = jinvoke(runner, "update")["collections"][0]  # unchanged file: the warning still stands
+    assert (again["errors"], again["warnings"], again["errorPaths"]) == (0, 1, ["broken.md"])
     out = invoke(runner, "status").stdout
-    assert "Ingest errors:" in out
-    assert "  notes/broken.md: [FRONTMATTER_INVALID] invalid YAML front matter" in out
+    assert "Ingest errors and warnings:" in out
+    assert "  notes/broken.md: warning [FRONTMATTER_INVALID] invalid YAML front matter" in out
 
 
 def test_collection_list_and_remove(runner: CliRunner, indexed: Path, tmp_path: Path) -> None:

@@ -115,7 +115,9 @@ def test_invalid_yaml_front_matter_is_indexed_and_reported(notes: Path, make_eng
     assert code == "FRONTMATTER_INVALID"
     assert message.startswith("invalid YAML front matter")
     st_ = e.status()
-    assert st_.collections[0].errors == 1
+    # a warning, counted the same way by `update` and `status`
+    assert (st_.collections[0].errors, st_.collections[0].warnings) == (0, 1)
+    assert (r["errors"], r["warnings"]) == (0, 1)
     assert st_.collections[0].active == 2
 
 
@@ -252,15 +254,15 @@ def test_empty_and_blank_files(notes: Path, make_engine) -> None:
 
 
 def _fail_reads_of(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
-    """Make `Path.read_bytes` fail for one file name (chmod does not block root)."""
-    orig = Path.read_bytes
+    """Make reading one file name fail (chmod does not block root)."""
+    orig = sync_mod.read_file
 
-    def read_bytes(self: Path) -> bytes:
-        if self.name == name:
-            raise PermissionError(13, "Permission denied", str(self))
-        return orig(self)
+    def read_file(path: str) -> bytes:
+        if Path(path).name == name:
+            raise PermissionError(13, "Permission denied", path)
+        return orig(path)
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(sync_mod, "read_file", read_file)
 
 
 def test_unreadable_file_is_an_ingest_error_and_sync_continues(
@@ -322,10 +324,25 @@ def test_dangling_symlink_is_a_read_error(notes: Path, make_engine, tmp_path: Pa
     e = make_engine(notes)
     only(e)
     (notes / "a.md").unlink()
-    os.symlink(tmp_path / "nowhere.md", notes / "a.md")
+    os.symlink(notes / "nowhere.md", notes / "a.md")
     r = only(e)
     assert (r["errors"], r["inactivated"]) == (1, 0)
     assert errors_by_path(e)["a.md"][0] == "READ_FAILED"
+
+
+def test_symlink_out_of_the_folder_is_skipped_with_a_warning(notes: Path, make_engine, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    write(outside, "secret.md", "platypus secret\n")
+    write(notes, "a.md", "aardvark\n")
+    os.symlink(outside / "secret.md", notes / "link.md")
+    os.symlink(outside, notes / "linked-dir")
+    os.symlink(tmp_path / "nowhere.md", notes / "dangling.md")
+    e = make_engine(notes)
+    r = only(e)
+    assert (r["added"], r["errors"], r["warnings"]) == (1, 0, 3)
+    assert uris(e, "platypus") == []
+    got = {k: v[0] for k, v in errors_by_path(e).items()}
+    assert got == {"link.md": "PATH_OUTSIDE", "linked-dir/": "PATH_OUTSIDE", "dangling.md": "PATH_OUTSIDE"}
 
 
 def test_parse_failure_is_an_ingest_error_and_sync_continues(

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from gno.config import CollectionConfig, GnoConfig, Settings, load_config, save_config
-from gno.errors import ErrorCode, NotFoundError, ValidationError
-from gno.ingest.sync import DocumentProjector, ProgressFn, Syncer, run_sync
+from gno.errors import ConflictError, ErrorCode, NotFoundError, ValidationError
+from gno.ingest.problems import severity
+from gno.ingest.sync import DocumentProjector, ProgressFn, Syncer, now_iso, run_sync
 from gno.lease import DEFAULT_LOCK_WAIT_S, write_lease
 from gno.models import (
     CaptureResult,
@@ -80,6 +81,20 @@ def _collection_info(c: CollectionConfig, count: int | None = None) -> Collectio
         egress_policy=c.egress_policy,
         documents=count,
     )
+
+
+def _check_overlap(cfg: GnoConfig, root: Path) -> None:
+    """A folder inside (or holding) another collection's folder would index its files twice."""
+    for c in cfg.collections:
+        other = Path(c.path).expanduser().resolve()
+        if root == other or other in root.parents or root in other.parents:
+            how = "is" if root == other else "is inside" if other in root.parents else "contains"
+            raise ValidationError(
+                f"folder {root} {how} the folder of collection {c.name!r} ({other}): its files would be "
+                f"indexed twice. Narrow {c.name!r} with --pattern/--exclude, or pick a folder outside it",
+                code=ErrorCode.COLLECTION_OVERLAP,
+                details={"path": str(root), "collection": c.name, "collectionPath": str(other)},
+            )
 
 
 def _slug(name: str) -> str:
@@ -188,6 +203,7 @@ class Engine:
                 code=ErrorCode.COLLECTION_EXISTS,
                 details={"collection": cname},
             )
+        _check_overlap(cfg, root)
         fields: dict[str, Any] = {"name": cname, "path": str(root), "memoryManaged": memory_managed}
         if pattern:
             fields["pattern"] = pattern
@@ -217,9 +233,8 @@ class Engine:
         with self.lease(lock_wait):
             save_config(self.settings, cfg)
             self._config = None
-            with self.store.write() as conn:
-                n = docs.delete_collection(conn, coll.name)
-                docs.gc_content(conn)
+            with self.store.write() as conn:  # rows and vectors stay until `update --prune`
+                n = docs.deactivate_collection(conn, coll.name, now_iso())
         return CollectionRemoved(name=coll.name, removed_documents=n)
 
     # -- sync -----------------------------------------------------------------------------
@@ -230,11 +245,15 @@ class Engine:
         lock_wait: float | None = None,
         progress: ProgressFn | None = None,
         force: bool = False,
+        prune: bool = False,
     ) -> SyncResult:
+        """Sync the files into the index; `prune` also drops what the config no longer names."""
         cfg = self.config
         targets = [self.collection(n) for n in collections] if collections else list(cfg.collections)
         with self.lease(lock_wait):
-            results, secs = run_sync(
+            if not cfg.collections and not prune:
+                self._refuse_empty_config()
+            results, detached, secs = run_sync(
                 self.store,
                 targets,
                 cfg.chunking,
@@ -242,11 +261,26 @@ class Engine:
                 progress=progress,
                 force=force,
                 all_collections={c.name for c in cfg.collections},
+                prune=prune,
             )
         return SyncResult(
             collections=[SyncCollectionResult.model_validate(r.__dict__) for r in results],
             duration_ms=round(secs * 1000, 1),
+            detached_collections=detached,
+            pruned=prune,
         )
+
+    def _refuse_empty_config(self) -> None:
+        """A blank or emptied `index.yml` is far more often a mistake than a wish to empty the index."""
+        n = docs.count_docs(self.store, None)
+        if n:
+            raise ConflictError(
+                f"{self.settings.config_path} lists no collections, and the index holds {n} documents "
+                "(and their vectors). Nothing was changed. Add the folders back with `gno collection add`, "
+                "or run `gno update --prune` to empty the index",
+                code=ErrorCode.PRUNE_REQUIRED,
+                details={"config": str(self.settings.config_path), "documents": n},
+            )
 
     def sync_paths(self, coll: CollectionConfig, rel_paths: set[str]) -> SyncCollectionResult:
         """Path-scoped sync for a write that already holds the lease (remember, capture, edit)."""
@@ -352,7 +386,7 @@ class Engine:
             out.append(d)
         return MultiGetResult(documents=out, errors=errors, truncated=truncated)
 
-    def ls(self, scope: str | None = None, *, limit: int = 10000) -> LsResult:
+    def ls(self, scope: str | None = None, *, limit: int = 10000, offset: int = 0) -> LsResult:
         coll: str | None = None
         prefix = ""
         if scope:
@@ -361,11 +395,16 @@ class Engine:
             else:
                 coll, _, prefix = scope.partition("/")
             coll = self.collection(coll).name
-        rows = docs.list_docs(self.store, coll, prefix, limit)
+        if limit < 1:
+            raise ValidationError("--limit must be at least 1")
+        if offset < 0:
+            raise ValidationError("--offset must be 0 or more")
+        rows = docs.list_docs(self.store, coll, prefix, limit, offset)
         entries = [
             LsEntry(docid=r.docid, uri=r.uri, title=r.title, collection=r.collection, rel_path=r.rel_path) for r in rows
         ]
-        return LsResult(scope=scope, entries=entries, total=len(entries))
+        total = docs.count_docs(self.store, coll, prefix) if rows or offset else 0
+        return LsResult(scope=scope, entries=entries, total=total, offset=offset, limit=limit)
 
     # -- semantic: embed, vsearch, query, diagnose -------------------------------------------
     @property
@@ -665,10 +704,11 @@ class Engine:
         cfg = self.config
         exists = self.settings.db_path.exists()
         counts = docs.collection_counts(self.store)
-        errs = docs.ingest_errors(self.store)
-        per_coll_errs: dict[str, int] = {}
+        errs = [{**e, "severity": severity(e["code"])} for e in docs.ingest_errors(self.store)]
+        per_coll: dict[tuple[str, str], int] = {}
         for e in errs:
-            per_coll_errs[e["collection"]] = per_coll_errs.get(e["collection"], 0) + 1
+            key = (e["collection"], e["severity"])
+            per_coll[key] = per_coll.get(key, 0) + 1
         colls = []
         for c in cfg.collections:
             cnt = counts.get(c.name, {})
@@ -681,7 +721,8 @@ class Engine:
                     active=cnt.get("active", 0),
                     inactive=cnt.get("inactive", 0),
                     chunks=cnt.get("chunks", 0),
-                    errors=per_coll_errs.get(c.name, 0),
+                    errors=per_coll.get((c.name, "error"), 0),
+                    warnings=per_coll.get((c.name, "warning"), 0),
                 )
             )
         return StatusResult(

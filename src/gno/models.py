@@ -80,6 +80,10 @@ class SyncResult(GnoModel):
     collections: list[SyncCollectionResult]
     duration_ms: float
     status: str = "completed"
+    #: collections no longer in the config whose documents left search in this run (their rows
+    #: and vectors stay until `update --prune`)
+    detached_collections: list[str] = Field(default_factory=list)
+    pruned: bool = False
 
 
 class IngestErrorInfo(GnoModel):
@@ -88,6 +92,7 @@ class IngestErrorInfo(GnoModel):
     code: str
     message: str
     occurred_at: str
+    severity: str = "error"  # error | warning
 
 
 class CollectionStatus(GnoModel):
@@ -99,6 +104,7 @@ class CollectionStatus(GnoModel):
     inactive: int
     chunks: int
     errors: int
+    warnings: int = 0
 
 
 class MemoryDiagnostic(GnoModel):
@@ -306,7 +312,9 @@ class LsEntry(GnoModel):
 class LsResult(GnoModel):
     scope: str | None
     entries: list[LsEntry]
-    total: int
+    total: int  # documents in scope; `entries` is the page [offset, offset + limit)
+    offset: int = 0
+    limit: int | None = None
 
 
 # -- writes: capture and edit --------------------------------------------------------------

@@ -16,6 +16,7 @@ from gno.errors import ErrorCode, ValidationError
 
 URI_SCHEME = "gno://"
 DOCID_RE = re.compile(r"^#([0-9a-fA-F]{6,64})$")
+_SAFE_SEGMENT_RE = re.compile(r"[A-Za-z0-9\-_.!~*'()@+,;=&$:]*")
 _SAFE_ASCII = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.!~*'()@+,;=&$:")
 
 
@@ -24,6 +25,8 @@ def docid_for(source_hash: str) -> str:
 
 
 def _encode_segment(seg: str) -> str:
+    if _SAFE_SEGMENT_RE.fullmatch(seg):
+        return seg
     out = []
     for ch in seg:
         if ord(ch) > 127 and ch.isprintable():

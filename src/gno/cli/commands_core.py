@@ -118,10 +118,17 @@ def collection_list(ctx: click.Context, as_json: bool) -> None:
 @json_option
 @click.pass_context
 def collection_remove(ctx: click.Context, name: str, lock_wait: str | None, no_wait: bool, as_json: bool) -> None:
-    """Remove collection NAME from the config and its rows from the index (files are untouched)."""
+    """Remove collection NAME from the config and its documents from search (files are untouched).
+
+    Its rows and vectors stay in the index, so adding the folder back needs no re-embedding;
+    `gno update --prune` drops them.
+    """
 
     def render(r: CollectionRemoved) -> None:
-        click.echo(f"Removed collection {r.name} ({r.removed_documents} indexed documents dropped)")
+        click.echo(
+            f"Removed collection {r.name}: {r.removed_documents} documents left search; their rows and "
+            "vectors stay until `gno update --prune`"
+        )
 
     run(
         ctx,
@@ -157,6 +164,11 @@ def _progress_factory(as_json: bool):  # type: ignore[no-untyped-def]
 @click.command()
 @click.option("-c", "--collection", "collections", multiple=True, help="Only these collections (repeatable).")
 @click.option("--force", is_flag=True, help="Re-read and re-parse every file, even unchanged ones.")
+@click.option(
+    "--prune",
+    is_flag=True,
+    help="Also drop the rows and vectors of collections no longer in the config (and allow emptying the index).",
+)
 @lock_wait_option
 @no_wait_option
 @json_option
@@ -165,6 +177,7 @@ def update(
     ctx: click.Context,
     collections: tuple[str, ...],
     force: bool,
+    prune: bool,
     lock_wait: str | None,
     no_wait: bool,
     as_json: bool,
@@ -173,10 +186,11 @@ def update(
     prog, cb = _progress_factory(as_json)
 
     def call(e):  # type: ignore[no-untyped-def]
+        wait = lock_wait_seconds(lock_wait, no_wait)
         if prog is None:
-            return e.update(collections, lock_wait=lock_wait_seconds(lock_wait, no_wait), force=force)
+            return e.update(collections, lock_wait=wait, force=force, prune=prune)
         with prog:
-            return e.update(collections, lock_wait=lock_wait_seconds(lock_wait, no_wait), progress=cb, force=force)
+            return e.update(collections, lock_wait=wait, progress=cb, force=force, prune=prune)
 
     def render(r: SyncResult) -> None:
         for c in r.collections:
@@ -187,9 +201,14 @@ def update(
                 + (f" · {c.errors} errors (see gno status)" if c.errors else "")
                 + (f" · {c.warnings} warnings (see gno status)" if c.warnings else "")
             )
+        for name in r.detached_collections:
+            click.echo(
+                f"{name}: no longer in the config; its documents left search "
+                "(rows and vectors kept until `gno update --prune`)"
+            )
         if not r.collections:
             click.echo("No collections configured: gno collection add <folder> --name <name>")
-        click.echo(f"Done in {r.duration_ms / 1000:.2f}s")
+        click.echo(f"Done in {r.duration_ms / 1000:.2f}s" + (" (pruned)" if r.pruned else ""))
 
     run(ctx, as_json, call, render)
 
@@ -207,11 +226,14 @@ def status(ctx: click.Context, as_json: bool) -> None:
         for c in r.collections:
             warn = "" if c.path_exists else "  (folder missing!)"
             mem = " [memory]" if c.memory_managed else ""
-            click.echo(f"  {c.name}{mem}: {c.active} active, {c.inactive} inactive, {c.errors} errors{warn}")
+            click.echo(
+                f"  {c.name}{mem}: {c.active} active, {c.inactive} inactive, {c.errors} errors, "
+                f"{c.warnings} warnings{warn}"
+            )
         if r.ingest_errors:
-            click.echo("Ingest errors:")
+            click.echo("Ingest errors and warnings:")
             for e in r.ingest_errors[:20]:
-                click.echo(f"  {e.collection}/{e.rel_path}: [{e.code}] {e.message}")
+                click.echo(f"  {e.collection}/{e.rel_path}: {e.severity} [{e.code}] {e.message}")
         if r.memory:
             m = r.memory
             click.echo(

@@ -137,18 +137,24 @@ def multi_get(ctx: click.Context, refs: tuple[str, ...], max_bytes: int, line_nu
 
 @click.command()
 @click.argument("scope", required=False)
+@click.option("-n", "--limit", default=10000, show_default=True, help="Documents to list.")
+@click.option("--offset", default=0, show_default=True, help="Documents to skip first (for the next page).")
 @json_option
 @click.pass_context
-def ls(ctx: click.Context, scope: str | None, as_json: bool) -> None:
+def ls(ctx: click.Context, scope: str | None, limit: int, offset: int, as_json: bool) -> None:
     """List indexed documents: all, a collection, or gno://collection/prefix."""
 
     def render(r: LsResult) -> None:
         for e in r.entries:
             click.echo(f"{e.docid}  {e.uri}  {e.title}")
         if not r.entries:
-            click.echo("No documents.")
+            click.echo("No documents." if not r.total else f"No documents at offset {r.offset} of {r.total}.")
+        elif r.offset or len(r.entries) < r.total:
+            end = r.offset + len(r.entries)
+            more = f"; next page: --offset {end}" if end < r.total else ""
+            click.echo(f"{len(r.entries)} of {r.total} documents shown ({r.offset + 1}-{end}){more}", err=True)
 
-    run(ctx, as_json, lambda e: e.ls(scope), render)
+    run(ctx, as_json, lambda e: e.ls(scope, limit=limit, offset=offset), render)
 
 
 COMMANDS = [search, get, multi_get, ls]

@@ -8,6 +8,7 @@ count as the source, so a cited span points at the same lines in the user's file
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import re
 import unicodedata
@@ -26,7 +27,11 @@ ATX_RE = re.compile(r"^\s{0,3}(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 TAG_RE = re.compile(r"(?<![\w/#&;:.\-])#([A-Za-z][\w\-/.]*[\w])|(?<![\w/#&;:.\-])#([A-Za-z])(?![\w])")
 WIKI_RE = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
 MDLINK_RE = re.compile(r"(?<!!)\[([^\[\]\n]*)\]\(\s*<?([^()\s<>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
-INLINE_CODE_RE = re.compile(r"`[^`\n]*`")
+# a code span: a run of backticks closed by a run of the same length (CommonMark)
+INLINE_CODE_RE = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)")
+INDENTED_CODE_RE = re.compile(r"^(?: {4}|\t)")
+LIST_ITEM_RE = re.compile(r"^\s{0,3}(?:[-+*]|\d{1,9}[.)])(?:\s|$)")
+HEX_COLOUR_RE = re.compile(r"^(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$")
 TAG_VALID_RE = re.compile(r"^[a-z0-9][a-z0-9\-./_]*$")
 EXTERNAL_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
 
@@ -68,17 +73,46 @@ class ParsedDoc:
         return "\n".join(lines[self.body_start_line - 1 :])
 
 
+class NotText(ValueError):
+    """The bytes are not a text file (a binary file with a text extension)."""
+
+
+# C0 controls other than tab, newlines, form feed and the DOS end-of-file mark, DEL, and the five
+# byte values cp1252 leaves undefined: legible 8-bit text has next to none of them
+_TEXT_BYTES = bytes(b for b in range(256) if not (b < 32 and b not in b"\t\n\r\x0b\x0c\x1a"))
+_TEXT_BYTES = bytes(b for b in _TEXT_BYTES if b not in b"\x7f\x81\x8d\x8f\x90\x9d")
+MAX_CONTROL_RATIO = 0.01
+
+
 def decode_source(data: bytes) -> tuple[str, str | None]:
-    """Bytes → text. UTF-8 (BOM tolerated), else cp1252 so no byte is ever lost silently."""
+    """Bytes → (text, warning), or `NotText`.
+
+    UTF-8 (BOM tolerated) and BOM-marked UTF-16 are text. Otherwise a NUL byte anywhere means
+    binary (as git decides). Bytes that are not UTF-8 are read as cp1252 only when they look like
+    legible 8-bit text (at most 1 % control or undefined bytes), so a binary file renamed `.md`
+    is skipped instead of indexed as noise, while a legacy Windows note is still indexed.
+    """
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16"), None
+        except UnicodeDecodeError as exc:
+            raise NotText("starts with a UTF-16 mark but is not UTF-16 text; skipped") from exc
+    if b"\0" in data:
+        raise NotText("contains NUL bytes: a binary file, not text; skipped")
     try:
         return data.decode("utf-8-sig"), None
     except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace"), "not valid UTF-8; decoded as cp1252"
+        pass
+    controls = len(data.translate(None, _TEXT_BYTES))
+    if controls > MAX_CONTROL_RATIO * len(data):
+        raise NotText("neither UTF-8 nor legible 8-bit text (control bytes): a binary file; skipped")
+    return data.decode("cp1252", errors="replace"), "not valid UTF-8; decoded as cp1252"
 
 
 def canonicalize(text: str) -> str:
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return unicodedata.normalize("NFC", text)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
 def normalize_ref(ref: str) -> str:
@@ -187,43 +221,73 @@ def parse_markdown(text: str, *, fallback_title: str) -> ParsedDoc:
     return doc
 
 
+def _is_colour(tag: str) -> bool:
+    """`#ff0000`, `#fff`, `#aabbcc`: a CSS colour, not a tag (`#cafe`, `#bad` stay tags)."""
+    if not HEX_COLOUR_RE.match(tag):
+        return False
+    doubled = len(tag) >= 6 and all(tag[i] == tag[i + 1] for i in range(0, len(tag), 2))
+    return any(c.isdigit() for c in tag) or len(set(tag)) == 1 or doubled
+
+
+def _inline_tags(doc: ParsedDoc, scan: str, seen_tags: set[str]) -> None:
+    # link targets and wiki links (`[[#Heading]]`, `[[Note #part]]`) name places, not topics
+    if "[[" in scan:
+        scan = WIKI_RE.sub(" ", scan)
+    if "](" in scan:
+        scan = MDLINK_RE.sub(lambda m: f" {m.group(1)} ", scan)
+    for tm in TAG_RE.finditer(scan):
+        t = _norm_tag(tm.group(1) or tm.group(2))
+        if t and not t.isdigit() and not _is_colour(t) and t not in seen_tags:
+            seen_tags.add(t)
+            doc.tags.append((t, "inline"))
+
+
 def _scan_body(doc: ParsedDoc, lines: list[str], start: int, seen_tags: set[str]) -> None:
-    fence: str | None = None
+    # hot: one pass over every line of every file; each regex runs only where its first character
+    # says it can match
+    fence: str | None = None  # the opening fence marker while inside a fenced block
+    indented_ok = True  # an indented line here would open an indented code block
+    in_list = False
+    prev = ""
     for idx in range(start, len(lines)):
         line = lines[idx]
-        lineno = idx + 1
-        m = FENCE_RE.match(line)
-        if m:
+        stripped = line.lstrip()
+        if not stripped:
+            indented_ok = True
+            prev = ""
+            continue
+        c = stripped[0]
+        if c in "`~" and (m := FENCE_RE.match(line)):
             marker = m.group(1)
             if fence is None:
-                fence = marker[0] * 3
-            elif marker.startswith(fence):
+                fence = marker
+            elif marker[0] == fence[0] and len(marker) >= len(fence) and not stripped[len(marker) :].strip():
                 fence = None
+            prev = ""
             continue
-        if fence is not None or not line.strip():
+        if fence is not None:
             continue
-        if (
-            SETEXT_RE.match(line)
-            and idx > start
-            and lines[idx - 1].strip()
-            and not ATX_RE.match(lines[idx - 1])
-            and (line.lstrip().startswith("=") or not lines[idx - 1].lstrip().startswith(("-", "*", "|")))
-        ):
-            prev = lines[idx - 1].strip()
-            doc.headings.append(Heading(1 if line.lstrip().startswith("=") else 2, prev, lineno - 1))
+        if line[0] in " \t" and indented_ok and not in_list and INDENTED_CODE_RE.match(line):
+            prev = ""
+            continue  # indented code block: stays open while lines stay indented (or blank)
+        indented_ok = False
+        lineno = idx + 1
+        if line[0] not in " \t":
+            in_list = (c in "-+*" or c.isdigit()) and LIST_ITEM_RE.match(line) is not None
+        if c in "=-" and prev and SETEXT_RE.match(line) and (c == "=" or prev.lstrip()[0] not in "-*|"):
+            doc.headings.append(Heading(1 if c == "=" else 2, prev.strip(), lineno - 1))
+            prev = ""
             continue
-        h = ATX_RE.match(line)
+        h = ATX_RE.match(line) if c == "#" else None
+        # a line under an ATX heading cannot make it a setext heading
+        prev = "" if h else line
         if h:
             text = h.group(2).strip()
             if text:
                 doc.headings.append(Heading(len(h.group(1)), text, lineno))
-        scan = INLINE_CODE_RE.sub(" ", line)
+        scan = INLINE_CODE_RE.sub(" ", line) if "`" in line else line
         if "#" in scan and not h:
-            for tm in TAG_RE.finditer(scan):
-                t = _norm_tag(tm.group(1) or tm.group(2))
-                if t and not t.isdigit() and t not in seen_tags:
-                    seen_tags.add(t)
-                    doc.tags.append((t, "inline"))
+            _inline_tags(doc, scan, seen_tags)
         if "[[" in scan:
             for wm in WIKI_RE.finditer(scan):
                 _add_wiki(doc, wm.group(2), lineno)

@@ -1,10 +1,15 @@
 """Incremental sync of collections into the index (the `gno update` pipeline).
 
-Per file: stat → (size, mtime) unchanged ⇒ skip without reading; else read, SHA-256 the bytes,
-same hash ⇒ only refresh the stat; else parse, chunk and write. Files that vanished become
+Walk first (one stat per file), then compare with the index's (path, size, mtime, hash) rows:
+an unchanged stat is skipped without reading. A changed file is read and SHA-256'd: same hash ⇒
+only the stat is refreshed; else it is parsed, chunked and written. Files that vanished become
 inactive (their rows and content stay, so restoring identical bytes reactivates them); a new
 file whose bytes equal a vanished one is a rename. Every state change lands in the change
-journal. A file that cannot be read is recorded as an ingest error and never stops the sync.
+journal. A file that cannot be read is recorded as an ingest problem and never stops the sync.
+
+Work is committed in batches (every `COMMIT_FILES` files or `COMMIT_SECONDS`), each batch whole
+documents only, so the index is consistent at every commit: a search during a first index sees
+what is indexed so far, and a killed `update` keeps it (the next run skips it as unchanged).
 
 The caller holds the write lease; this module does not take it.
 """
@@ -12,23 +17,27 @@ The caller holds the write lease; this module does not take it.
 from __future__ import annotations
 
 import hashlib
-import json
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any, Protocol
 
 from gno.config import ChunkingConfig, CollectionConfig
 from gno.ingest.chunker import chunk_text
-from gno.ingest.markdown import ParsedDoc, decode_source, normalize_ref, parse_markdown
-from gno.ingest.walker import MAX_FILE_BYTES, WalkedFile, walk_collection
+from gno.ingest.markdown import NotText, ParsedDoc, decode_source, normalize_ref, parse_markdown
+from gno.ingest.problems import IngestCode, severity
+from gno.ingest.structure_delta import structure_delta
+from gno.ingest.walker import Walk, WalkedFile, read_file, stat_paths, walk_collection
 from gno.refs import docid_for, make_uri
 from gno.store import documents as docs
 from gno.store.db import Store
+from gno.store.doc_batch import DocBatch, DocWrite
 
-BATCH = 500
+COMMIT_FILES = 2000
+COMMIT_SECONDS = 2.0
+PROGRESS_EVERY = 200
 ProgressFn = Callable[[str, int, int], None]  # (collection, done, total)
 
 
@@ -64,46 +73,11 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def _delta(
-    old: docs.DocRow | None,
-    old_links: list[dict[str, Any]],
-    old_edges: list[tuple[str, str]],
-    new: docs.DocWrite,
-) -> dict[str, Any]:
-    """Structural delta between two versions: headings, links, typed edges, dates (bounded)."""
-
-    cut = False
-
-    def diff(a: set[str], b: set[str]) -> dict[str, list[str]]:
-        nonlocal cut
-        added, removed = sorted(b - a), sorted(a - b)
-        cut = cut or len(added) > 50 or len(removed) > 50
-        return {"added": added[:50], "removed": removed[:50]}
-
-    old_h = {h["text"] for h in json.loads(old.headings_json)} if old else set()
-    new_h = {h["text"] for h in new.headings}
-    old_l = {f"{link['link_type']}:{link['target_ref']}" for link in old_links}
-    new_l = {f"{lt}:{t}" for lt, t, *_ in new.links}
-    old_e = {f"{e}:{t}" for e, t in old_edges}
-    new_e = {f"{e}:{t}" for e, t in new.edges}
-    old_dates = dict(json.loads(old.dates_json)) if old else {}
-    new_dates = dict(new.dates)
-    changed = sorted(k for k in old_dates.keys() & new_dates.keys() if old_dates[k] != new_dates[k])
-    old_d = {f"{k}={v}" for k, v in old_dates.items() if k not in changed}
-    new_d = {f"{k}={v}" for k, v in new_dates.items() if k not in changed}
-    out: dict[str, Any] = {
-        "headings": diff(old_h, new_h),
-        "links": diff(old_l, new_l),
-        "typedEdges": diff(old_e, new_e),
-        "dates": {**diff(old_d, new_d),
-                  "changed": [{"field": k, "from": old_dates[k], "to": new_dates[k]} for k in changed]},
-        "truncated": False,
-    }
-    out["truncated"] = cut
-    if len(json.dumps(out)) > 16384:
-        out = {k: {"added": [], "removed": []} for k in ("headings", "links", "typedEdges", "dates")}
-        out["truncated"] = True
-    return out
+def _stem(rel_path: str) -> str:
+    """The file name without its last suffix (as `PurePosixPath.stem`, without building a path)."""
+    name = rel_path.rpartition("/")[2]
+    dot = name.rfind(".")
+    return name[:dot] if 0 < dot < len(name) - 1 else name
 
 
 class Syncer:
@@ -115,19 +89,22 @@ class Syncer:
         chunking: ChunkingConfig,
         projectors: Sequence[DocumentProjector] = (),
         progress: ProgressFn | None = None,
+        *,
+        commit_files: int = COMMIT_FILES,
+        commit_seconds: float = COMMIT_SECONDS,
     ) -> None:
         self.store = store
         self.chunking = chunking
         self.projectors = list(projectors)
         self.progress = progress
+        self.commit_files = commit_files
+        self.commit_seconds = commit_seconds
 
-    # -- building a document --------------------------------------------------------------
-    def _prepare(
-        self, coll: CollectionConfig, f: WalkedFile, data: bytes, source_hash: str, at: str
-    ) -> tuple[docs.DocWrite, ParsedDoc, str | None]:
-        text, enc_warning = decode_source(data)
-        stem = Path(f.rel_path).stem
-        parsed = parse_markdown(text, fallback_title=stem)
+    def prepare(self, coll: CollectionConfig, f: WalkedFile, text: str, source_hash: str, at: str) -> tuple[
+        DocWrite, ParsedDoc
+    ]:
+        """Parse and chunk one document's text into the rows the index keeps for it."""
+        parsed = parse_markdown(text, fallback_title=_stem(f.rel_path))
         body = parsed.body
         chunks = chunk_text(
             body,
@@ -135,8 +112,7 @@ class Syncer:
             max_tokens=self.chunking.max_tokens,
             overlap_percent=self.chunking.overlap_percent,
         )
-        warning = parsed.frontmatter_error or enc_warning
-        w = docs.DocWrite(
+        w = DocWrite(
             collection=coll.name,
             rel_path=f.rel_path,
             source_hash=source_hash,
@@ -159,197 +135,244 @@ class Syncer:
             indexed_at=at,
             link_keys=link_keys(parsed.title, f.rel_path),
         )
-        return w, parsed, warning
+        return w, parsed
 
-    def _write(
-        self,
-        coll: CollectionConfig,
-        w: docs.DocWrite,
-        parsed: ParsedDoc,
-        existing: docs.DocRow | None,
-        kind: str,
-        at: str,
-        warning: str | None,
-    ) -> int:
-        conn = self.store.conn
-        old_links = docs.links_of(self.store, existing.id) if existing and kind == "update" else []
-        old_edges = docs.edges_of(self.store, existing.id) if existing and kind == "update" else []
-        doc_id = docs.write_document(conn, w, existing.id if existing else None)
-        for p in self.projectors:
-            p.project(conn, doc_id, coll, parsed, w.uri)
-        current = {
-            "relPath": w.rel_path,
-            "docid": w.docid,
-            "uri": w.uri,
-            "sourceHash": w.source_hash,
-            "mirrorHash": w.mirror_hash,
-            "active": True,
-        }
-        delta = _delta(existing, old_links, old_edges, w) if kind in ("create", "update") else None
-        docs.record_change(conn, kind, coll.name, doc_id, at, existing.snapshot() if existing else None, current, delta)
-        if warning:
-            code = "FRONTMATTER_INVALID" if parsed.frontmatter_error else "ENCODING_FALLBACK"
-            docs.set_ingest_error(conn, coll.name, w.rel_path, code, warning, at)
-        else:
-            docs.clear_ingest_error(conn, coll.name, w.rel_path)
-        return doc_id
-
-    # -- one collection -------------------------------------------------------------------
     def sync_collection(
         self, coll: CollectionConfig, *, only: set[str] | None = None, force: bool = False
     ) -> CollectionSync:
-        res = CollectionSync(coll.name)
-        at = now_iso()
-        # a change of the projection settings (memoryManaged) re-projects every file once
-        meta_key = f"collection:{coll.name}:projection"
-        projection = "memory" if coll.memory_managed else "plain"
-        reproject = only is None and (self.store.get_meta(meta_key) or projection) != projection
-        existing = docs.collection_docs(self.store, coll.name)
-        if not coll.root.is_dir():
-            with self.store.write() as conn:
-                docs.set_ingest_error(
-                    conn,
-                    coll.name,
-                    "",
-                    "COLLECTION_PATH_MISSING",
-                    f"collection folder {coll.path} does not exist",
-                    at,
-                )
-            res.errors += 1
-            res.error_paths.append("")
-            return res
-        if only is not None:
-            files = []
-            for rel in sorted(only):
-                p = coll.root / rel
-                if p.is_file():
-                    st = p.stat()
-                    files.append(WalkedFile(rel, p, st.st_size, st.st_mtime_ns))
+        run = _CollectionRun(self, coll, force=force, scoped=only is not None)
+        if not os.path.isdir(coll.path):
+            run.folder_missing()
         else:
-            files = list(walk_collection(coll))
-        res.scanned = len(files)
-        seen: set[str] = set()
-        pending_new: list[tuple[WalkedFile, bytes, str]] = []
-        failed: set[str] = set()
-        total = len(files)
+            run.run(stat_paths(coll, only) if only is not None else walk_collection(coll))
+        return run.result()
+
+    def finish(self, known_collections: set[str], *, prune: bool = False) -> list[str]:
+        """Collections in the index but not in the config leave search; `prune` also drops their rows.
+
+        Without `prune` their rows, content and vectors stay (inactive), so putting the collection
+        back needs no re-embedding. Returns the collections that left search in this call.
+        """
+        gone = [c for c in docs.indexed_collections(self.store) if c not in known_collections]
+        left: list[str] = []
+        if not gone and not prune:
+            return left
+        with self.store.write() as conn:
+            for name in gone:
+                if prune:
+                    docs.delete_collection(conn, name)
+                elif docs.deactivate_collection(conn, name, now_iso()):
+                    left.append(name)
+            if prune:
+                docs.gc_content(conn)
+        return left
+
+
+class _CollectionRun:
+    """The state of one collection's sync: its index rows, the open batch, its problems."""
+
+    def __init__(self, syncer: Syncer, coll: CollectionConfig, *, force: bool, scoped: bool) -> None:
+        self.s = syncer
+        self.store = syncer.store
+        self.coll = coll
+        self.force = force
+        self.scoped = scoped
+        self.at = now_iso()
+        self.res = CollectionSync(coll.name)
+        self.meta_key = f"collection:{coll.name}:projection"
+        self.projection = "memory" if coll.memory_managed else "plain"
+        stored = self.store.get_meta(self.meta_key)
+        self.reproject = not scoped and (stored or self.projection) != self.projection
+        self.problems = docs.ingest_problems(self.store, coll.name)  # rel_path -> (code, message)
+        self.by_hash: dict[str, int] = {}  # vanished documents a new file may be a rename of
+        self.claimed: set[int] = set()
+        self.hashes: dict[int, str] = {}  # source hashes of the rows this run may replace
+        self.batch: DocBatch | None = None
+        self.replaced: set[str] = set()  # mirror hashes that may have lost their last document
+        self.done = 0
+
+    # -- problems ------------------------------------------------------------------------
+    def problem(self, rel: str, code: IngestCode, message: str) -> None:
+        message = message[:1000]
+        if self.problems.get(rel) != (code, message):
+            docs.set_ingest_error(self.store.conn, self.coll.name, rel, code, message, self.at)
+            self.problems[rel] = (code, message)
+
+    def clear_problem(self, rel: str) -> None:
+        if self.problems.pop(rel, None) is not None:
+            docs.clear_ingest_error(self.store.conn, self.coll.name, rel)
+
+    def folder_missing(self) -> None:
+        with self.store.write():
+            self.problem("", IngestCode.COLLECTION_PATH_MISSING, f"collection folder {self.coll.path} does not exist")
+
+    def result(self) -> CollectionSync:
+        """Counts from the standing problem rows: the very numbers `status` shows."""
+        for rel, (code, _) in sorted(self.problems.items()):
+            if severity(code) == "error":
+                self.res.errors += 1
+            else:
+                self.res.warnings += 1
+            self.res.error_paths.append(rel)
+        return self.res
+
+    # -- the run -------------------------------------------------------------------------
+    def run(self, walk: Walk) -> None:
+        scoped = [f.rel_path for f in walk.files] if self.scoped else None
+        rows = docs.stat_rows(self.store, self.coll.name, scoped)  # popped as walked: the rest vanished
+        res = self.res
+        res.scanned = len(walk.files)
+        todo: list[tuple[WalkedFile, docs.StatRow | None]] = []
+        recheck = self.force or self.reproject
+        for f in walk.files:
+            old = rows.pop(f.rel_path, None)
+            if old is not None and old.size == f.size and old.mtime_ns == f.mtime_ns and old.active and not recheck:
+                res.unchanged += 1
+                continue
+            todo.append((f, old))
+        todo.sort(key=lambda t: t[0].rel_path)  # one order for ids and the journal, whatever the listing
+        missing = [] if self.scoped else [r for rel, r in rows.items() if r.active and not walk.covers_unlisted(rel)]
+        stale: list[str] = []
+        if self.problems and not self.scoped:  # problems of paths that are gone
+            keep = {f.rel_path for f in walk.files} | {i.rel_path for i in walk.issues}
+            stale = [rel for rel in self.problems if rel not in keep]
+        issues_new = [i for i in walk.issues if self.problems.get(i.rel_path) != (i.code, i.message)]
+        meta_due = not self.scoped and self.store.get_meta(self.meta_key) != self.projection
+        if not (todo or missing or stale or issues_new or meta_due):
+            return  # a no-change re-index writes nothing
+        self.hashes = docs.source_hashes(self.store, [r.id for r in missing] + [o.id for _, o in todo if o])
+        for r in missing:
+            self.by_hash.setdefault(self.hashes[r.id], r.id)
+        base = res.unchanged
         conn = self.store.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for i, f in enumerate(files, 1):
-                seen.add(f.rel_path)
-                if self.progress and (i % 200 == 0 or i == total):
-                    self.progress(coll.name, i, total)
-                old = existing.get(f.rel_path)
-                if (
-                    not force
-                    and not reproject
-                    and old is not None
-                    and old.active
-                    and old.source_size == f.size
-                    and old.source_mtime_ns == f.mtime_ns
-                ):
-                    res.unchanged += 1
-                    continue
-                try:
-                    if f.size > MAX_FILE_BYTES:
-                        raise OSError("file larger than 100 MB")
-                    data = f.abs_path.read_bytes()
-                except OSError as exc:
-                    docs.set_ingest_error(conn, coll.name, f.rel_path, "READ_FAILED", str(exc), at)
-                    res.errors += 1
-                    res.error_paths.append(f.rel_path)
-                    failed.add(f.rel_path)
-                    continue
-                h = hashlib.sha256(data).hexdigest()
-                if old is not None and old.source_hash == h and not force:
-                    if old.active:
-                        docs.touch_document(conn, old.id, f.size, f.mtime_ns)
-                        if reproject:  # same bytes, new projection: no journal event
-                            parsed = parse_markdown(decode_source(data)[0], fallback_title=Path(f.rel_path).stem)
-                            for proj in self.projectors:
-                                proj.project(conn, old.id, coll, parsed, old.uri)
-                        res.unchanged += 1
-                        continue
-                if old is None:
-                    pending_new.append((f, data, h))
-                    continue
-                kind = "update" if old.active else "reactivate"
-                self._process(coll, f, data, h, old, kind, at, res)
-                if i % BATCH == 0:
-                    conn.execute("COMMIT")
-                    conn.execute("BEGIN IMMEDIATE")
-            # vanished files: renames first, then inactivation
-            if only is None:
-                missing = {rel: d for rel, d in existing.items() if d.active and rel not in seen}
-            else:
-                missing = {}
-            by_hash: dict[str, docs.DocRow] = {}
-            for d in missing.values():
-                by_hash.setdefault(d.source_hash, d)
-            for f, data, h in pending_new:
-                moved = by_hash.pop(h, None)
-                if moved is not None:
-                    missing.pop(moved.rel_path, None)
-                    self._process(coll, f, data, h, moved, "rename", at, res)
-                else:
-                    self._process(coll, f, data, h, None, "create", at, res)
-            for d in missing.values():
-                docs.deactivate(conn, d.id)
-                for proj in self.projectors:
-                    proj.retract(conn, d.id)
-                docs.record_change(
-                    conn, "inactivate", coll.name, d.id, at, d.snapshot(), {**d.snapshot(), "active": False}
-                )
-                res.inactivated += 1
-            if only is None:
-                docs.prune_ingest_errors(conn, coll.name, seen)
-                self.store.set_meta(meta_key, projection)
+            self.batch = DocBatch(conn)
+            last_commit = time.monotonic()
+            for f, old in todo:
+                self.file(f, old)
+                self.done += 1
+                if self.s.progress and self.done % PROGRESS_EVERY == 0:
+                    self.s.progress(self.coll.name, base + self.done, res.scanned)
+                if self.batch.pending >= self.s.commit_files or time.monotonic() - last_commit >= self.s.commit_seconds:
+                    self.commit()
+                    last_commit = time.monotonic()
+            for r in missing:
+                if r.id not in self.claimed:  # not renamed: the file is gone
+                    self.deactivate(r.id)
+            for i in walk.issues:
+                self.problem(i.rel_path, i.code, i.message)
+            for rel in stale:
+                self.clear_problem(rel)
+            self.gc()
+            if not self.scoped:
+                self.store.set_meta(self.meta_key, self.projection)
+            self.batch.flush()
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
-        return res
+        if self.s.progress and todo:
+            self.s.progress(self.coll.name, res.scanned, res.scanned)
 
-    def _process(
-        self,
-        coll: CollectionConfig,
-        f: WalkedFile,
-        data: bytes,
-        h: str,
-        old: docs.DocRow | None,
-        kind: str,
-        at: str,
-        res: CollectionSync,
-    ) -> None:
+    def commit(self) -> None:
+        assert self.batch is not None
+        self.batch.flush()
+        self.store.conn.execute("COMMIT")
+        self.store.conn.execute("BEGIN IMMEDIATE")
+
+    def gc(self) -> None:
+        """Drop content that its last document just let go of (only what this run replaced)."""
+        if self.replaced:
+            assert self.batch is not None
+            self.batch.flush()
+            docs.gc_content(self.store.conn, sorted(self.replaced))
+
+    # -- one file ------------------------------------------------------------------------
+    def file(self, f: WalkedFile, old: docs.StatRow | None) -> None:
+        assert self.batch is not None
+        rel = f.rel_path
         try:
-            w, parsed, warning = self._prepare(coll, f, data, h, at)
-        except Exception as exc:  # noqa: BLE001 - a bad file never stops the sync
-            docs.set_ingest_error(self.store.conn, coll.name, f.rel_path, "PARSE_FAILED", str(exc), at)
-            res.errors += 1
-            res.error_paths.append(f.rel_path)
+            if f.size < 0:
+                raise FileNotFoundError(2, "No such file or directory (dangling symlink)", f.abs_path)
+            data = read_file(f.abs_path)
+        except OSError as exc:
+            self.problem(rel, IngestCode.READ_FAILED, str(exc))  # the last good version stays indexed
             return
-        self._write(coll, w, parsed, old, kind, at, warning)
-        if warning:
-            res.warnings += 1
-            res.error_paths.append(f.rel_path)
-        if kind == "create":
-            res.added += 1
-        elif kind == "update":
-            res.updated += 1
-        elif kind == "rename":
-            res.renamed += 1
+        h = hashlib.sha256(data).hexdigest()
+        if old is not None and old.active and self.hashes.get(old.id) == h and not self.force:
+            self.batch.touch(old.id, f.size, f.mtime_ns)
+            if self.reproject:  # same bytes, new projection: no journal event
+                parsed = parse_markdown(decode_source(data)[0], fallback_title=_stem(rel))
+                for proj in self.s.projectors:
+                    proj.project(self.store.conn, old.id, self.coll, parsed, make_uri(self.coll.name, rel))
+            self.res.unchanged += 1
+            return
+        try:
+            text, enc_warning = decode_source(data)
+        except NotText as exc:
+            self.problem(rel, IngestCode.NOT_TEXT, str(exc))
+            if old is not None and old.active:
+                self.deactivate(old.id)
+            return
+        target: int | None = None
+        if old is not None:
+            kind, target = ("update" if old.active else "reactivate"), old.id
+        elif (moved := self.by_hash.pop(h, None)) is not None:
+            kind, target = "rename", moved
+            self.claimed.add(moved)
         else:
-            res.reactivated += 1
+            kind = "create"
+        try:
+            w, parsed = self.s.prepare(self.coll, f, text, h, self.at)
+        except Exception as exc:  # noqa: BLE001 - a bad file never stops the sync
+            self.problem(rel, IngestCode.PARSE_FAILED, str(exc))
+            return
+        self.write(w, parsed, target, kind)
+        if parsed.frontmatter_error:
+            self.problem(rel, IngestCode.FRONTMATTER_INVALID, parsed.frontmatter_error)
+        elif enc_warning:
+            self.problem(rel, IngestCode.ENCODING_FALLBACK, enc_warning)
+        else:
+            self.clear_problem(rel)
+        counter = {"create": "added", "update": "updated", "rename": "renamed", "reactivate": "reactivated"}[kind]
+        setattr(self.res, counter, getattr(self.res, counter) + 1)
 
-    def finish(self, known_collections: set[str]) -> None:
-        """Drop rows of collections no longer in the config; collect unreferenced content."""
-        with self.store.write() as conn:
-            rows = conn.execute("SELECT DISTINCT collection FROM documents").fetchall()
-            for r in rows:
-                if r[0] not in known_collections:
-                    docs.delete_collection(conn, r[0])
-            docs.gc_content(conn)
+    def write(self, w: DocWrite, parsed: ParsedDoc, target: int | None, kind: str) -> None:
+        assert self.batch is not None
+        conn = self.store.conn
+        if target is None:
+            doc_id = self.batch.put(w, None)
+            previous = delta = None
+            if self.coll.memory_managed:  # a new document has no projection to drop elsewhere
+                for p in self.s.projectors:
+                    p.project(conn, doc_id, self.coll, parsed, w.uri)
+        else:
+            existing = docs.doc_by_id(self.store, target)
+            assert existing is not None
+            delta = None
+            if kind == "update":
+                old_links, old_edges = docs.links_of(self.store, target), docs.edges_of(self.store, target)
+                delta = structure_delta(existing, old_links, old_edges, w)
+            previous = existing.snapshot()
+            if existing.mirror_hash != w.mirror_hash:
+                self.replaced.add(existing.mirror_hash)
+            doc_id = self.batch.put(w, target)
+            for p in self.s.projectors:
+                p.project(conn, doc_id, self.coll, parsed, w.uri)
+        self.batch.change(kind, self.coll.name, doc_id, self.at, previous, w.snapshot(), delta)
+
+    def deactivate(self, doc_id: int) -> None:
+        assert self.batch is not None
+        row = docs.doc_by_id(self.store, doc_id)
+        assert row is not None
+        docs.deactivate(self.store.conn, doc_id)
+        for proj in self.s.projectors:
+            proj.retract(self.store.conn, doc_id)
+        snap = row.snapshot()
+        self.batch.change("inactivate", self.coll.name, doc_id, self.at, snap, {**snap, "active": False})
+        self.res.inactivated += 1
 
 
 def run_sync(
@@ -361,10 +384,11 @@ def run_sync(
     progress: ProgressFn | None = None,
     force: bool = False,
     all_collections: set[str] | None = None,
-) -> tuple[list[CollectionSync], float]:
+    prune: bool = False,
+) -> tuple[list[CollectionSync], list[str], float]:
+    """Sync `collections`; with `all_collections`, also retire what the config no longer names."""
     t0 = time.perf_counter()
     syncer = Syncer(store, chunking, projectors, progress)
     results = [syncer.sync_collection(c, force=force) for c in collections]
-    if all_collections is not None:
-        syncer.finish(all_collections)
-    return results, time.perf_counter() - t0
+    left = syncer.finish(all_collections, prune=prune) if all_collections is not None else []
+    return results, left, time.perf_counter() - t0

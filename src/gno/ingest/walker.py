@@ -2,30 +2,57 @@
 
 `pattern` is a glob over the POSIX relative path (`**` crosses folders); `include` is an
 extension allowlist; `exclude` names path components to prune (or globs when they contain
-`*`, `?`, `[` or `/`). Dotfiles, dot-folders and files over 100 MB are always skipped.
+`*`, `?`, `[` or `/`). Dotfiles and dot-folders are always skipped.
+
+The walk is one `os.scandir` per folder and one `stat` per matching file (the folder listing
+already says what is a file and what is a folder), because a no-change re-index is bounded by
+exactly that work. What the walk cannot take in is reported, never dropped silently: an
+unreadable folder, a file over 100 MB, a name that is not a regular file, a symlink whose target
+lies outside the collection folder.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
+from stat import S_ISREG
 
 from gno.config import CollectionConfig
+from gno.ingest.problems import IngestCode
 
 MAX_FILE_BYTES = 100 * 1024 * 1024
 DEFAULT_EXTENSIONS = frozenset({".md", ".markdown", ".mdx", ".txt"})
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class WalkedFile:
     rel_path: str
-    abs_path: Path
-    size: int
+    abs_path: str
+    size: int  # -1: a symlink whose target is missing (the reader records the failure)
     mtime_ns: int
+
+
+@dataclass(slots=True)
+class WalkIssue:
+    """Something under the collection folder that was seen but not taken in."""
+
+    rel_path: str  # a folder ends with "/"
+    code: IngestCode
+    message: str
+
+
+@dataclass
+class Walk:
+    files: list[WalkedFile] = field(default_factory=list)
+    issues: list[WalkIssue] = field(default_factory=list)
+    #: folders whose listing failed: documents under them are not known to be gone
+    unlisted: list[str] = field(default_factory=list)
+
+    def covers_unlisted(self, rel_path: str) -> bool:
+        return any(rel_path.startswith(prefix) for prefix in self.unlisted)
 
 
 @lru_cache(maxsize=256)
@@ -81,51 +108,164 @@ class Matcher:
 
     def __init__(self, coll: CollectionConfig) -> None:
         self.pattern = compile_glob(coll.pattern)
-        self.include = frozenset(e.lower() for e in coll.include)
+        # `**/*.md` (the default) and the like: a suffix test instead of a regex per file
+        tail = coll.pattern[4:] if coll.pattern.startswith("**/*") else None
+        self.suffix = tail if tail is not None and not any(ch in tail for ch in "*?[]{}/") else None
+        self.extensions = frozenset(e.lower() for e in coll.include) or DEFAULT_EXTENSIONS
         self.exclude_names = frozenset(e for e in coll.exclude if not _is_glob(e))
         self.exclude_globs = [compile_glob(e) for e in coll.exclude if _is_glob(e)]
+        # when the suffix is itself an admitted extension, it settles membership on its own
+        sfx = self.suffix or ""
+        quick = sfx.count(".") == 1 and sfx.startswith(".") and sfx.lower() in self.extensions
+        self.quick = sfx if quick and not self.exclude_globs else None
 
     def prune_dir(self, name: str) -> bool:
         return name.startswith(".") or name in self.exclude_names
 
-    def matches(self, rel: str) -> bool:
-        name = rel.rsplit("/", 1)[-1]
+    def matches_name(self, rel: str, name: str) -> bool:
+        """Membership of a file whose folders were already admitted by `prune_dir`."""
+        if self.quick is not None:
+            q = self.quick
+            return name.endswith(q) and len(name) > len(q) and name[0] != "." and name not in self.exclude_names
         if name.startswith(".") or name in self.exclude_names:
             return False
-        ext = os.path.splitext(name)[1].lower()
-        if not ext:
+        dot = name.rfind(".")
+        if dot <= 0 or name[dot:].lower() not in self.extensions:
             return False
-        if self.include and ext not in self.include:
+        if self.exclude_globs and any(g.match(rel) for g in self.exclude_globs):
             return False
-        if not self.include and ext not in DEFAULT_EXTENSIONS:
+        if self.suffix is not None:
+            return name.endswith(self.suffix)
+        return self.pattern.match(rel) is not None
+
+    def matches(self, rel: str) -> bool:
+        parts = rel.split("/")
+        if any(self.prune_dir(p) for p in parts[:-1]):
             return False
-        if any(g.match(rel) for g in self.exclude_globs):
-            return False
-        if any(part in self.exclude_names for part in rel.split("/")[:-1]):
-            return False
-        return bool(self.pattern.match(rel))
+        return self.matches_name(rel, parts[-1])
 
 
-def walk_collection(coll: CollectionConfig) -> Iterator[WalkedFile]:
-    """Yield the collection's files in a stable (sorted) order."""
-    root = coll.root
+def is_inside(real_root: str, path: str) -> bool:
+    """Whether `path`, with every symlink resolved, stays inside the (resolved) root."""
+    real = os.path.realpath(path)
+    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+
+
+def _outside(rel: str, path: str) -> WalkIssue:
+    return WalkIssue(
+        rel, IngestCode.PATH_OUTSIDE, f"symlink to {os.path.realpath(path)}, outside the collection folder; skipped"
+    )
+
+
+def _linked_file(entry: os.DirEntry[str], rel: str, real_root: str, walk: Walk) -> WalkedFile | None:
+    """A symlink with a matching name: followed when its target stays inside the folder."""
+    if not is_inside(real_root, entry.path):
+        walk.issues.append(_outside(rel, entry.path))
+        return None
+    try:
+        st = entry.stat()
+    except FileNotFoundError:
+        return WalkedFile(rel, entry.path, -1, 0)  # dangling: the reader records READ_FAILED
+    except OSError:
+        return None
+    return _admit(rel, entry.path, st, walk)
+
+
+def _admit(rel: str, path: str, st: os.stat_result, walk: Walk) -> WalkedFile | None:
+    if not S_ISREG(st.st_mode):
+        walk.issues.append(WalkIssue(rel, IngestCode.NOT_A_FILE, "not a regular file; skipped"))
+        return None
+    if st.st_size > MAX_FILE_BYTES:
+        walk.issues.append(
+            WalkIssue(rel, IngestCode.FILE_TOO_LARGE, f"{st.st_size} bytes, over the 100 MB limit; skipped")
+        )
+        return None
+    return WalkedFile(rel, path, st.st_size, st.st_mtime_ns)
+
+
+def walk_collection(coll: CollectionConfig) -> Walk:
+    """The collection's files, in listing order (callers that write sort what they write)."""
     matcher = Matcher(coll)
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if not matcher.prune_dir(d))
-        rel_dir = os.path.relpath(dirpath, root)
-        prefix = "" if rel_dir == "." else rel_dir.replace(os.sep, "/") + "/"
-        for fname in sorted(filenames):
-            rel = prefix + fname
-            if not matcher.matches(rel):
+    root = os.path.abspath(coll.path)
+    real_root = os.path.realpath(root)
+    walk = Walk()
+    files = walk.files
+    matches = matcher.matches_name
+    exclude_names = matcher.exclude_names
+    stack: list[tuple[str, str]] = [(root, "")]
+    while stack:
+        folder, prefix = stack.pop()
+        try:
+            with os.scandir(folder) as it:
+                entries = list(it)
+        except OSError as exc:
+            walk.unlisted.append(prefix)
+            walk.issues.append(
+                WalkIssue(prefix, IngestCode.FOLDER_UNREADABLE, f"cannot list folder: {exc.strerror or exc}")
+            )
+            continue
+        subdirs: list[tuple[str, str]] = []
+        for entry in entries:  # the hot loop of a re-index: one stat per matching file, nothing more
+            name = entry.name
+            if name[0] == ".":
                 continue
-            full = Path(dirpath) / fname
             try:
-                st = full.stat()
+                if entry.is_dir(follow_symlinks=False):
+                    if name not in exclude_names:
+                        subdirs.append((entry.path, prefix + name + "/"))
+                    continue
+                rel = prefix + name
+                if not matches(rel, name):
+                    if entry.is_symlink() and name not in exclude_names and os.path.isdir(entry.path):
+                        if not is_inside(real_root, entry.path):  # a linked folder inside is walked as itself
+                            walk.issues.append(_outside(rel + "/", entry.path))
+                    continue
+                if entry.is_symlink():
+                    f = _linked_file(entry, rel, real_root, walk)
+                    if f is not None:
+                        files.append(f)
+                    continue
+                st = entry.stat(follow_symlinks=False)
             except OSError:
-                # a dangling symlink (or a file that vanished): let the reader record READ_FAILED
-                if full.is_symlink():
-                    yield WalkedFile(rel, full, -1, 0)
-                continue
-            if not os.path.isfile(full) or st.st_size > MAX_FILE_BYTES:
-                continue
-            yield WalkedFile(rel, full, st.st_size, st.st_mtime_ns)
+                continue  # vanished between the listing and the stat: it is simply gone
+            if st.st_size <= MAX_FILE_BYTES and S_ISREG(st.st_mode):
+                files.append(WalkedFile(rel, entry.path, st.st_size, st.st_mtime_ns))
+            else:
+                f = _admit(rel, entry.path, st, walk)
+                if f is not None:
+                    files.append(f)
+        stack.extend(subdirs)
+    return walk
+
+
+def stat_paths(coll: CollectionConfig, rel_paths: Iterable[str]) -> Walk:
+    """The named files of a collection (a path-scoped sync after a write), with the walk's rules."""
+    root = os.path.abspath(coll.path)
+    real_root = os.path.realpath(root)
+    walk = Walk()
+    for rel in sorted(set(rel_paths)):
+        path = os.path.join(root, *rel.split("/"))
+        if not is_inside(real_root, path):
+            if os.path.lexists(path):
+                walk.issues.append(_outside(rel, path))
+            continue
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        f = _admit(rel, path, st, walk)
+        if f is not None:
+            walk.files.append(f)
+    return walk
+
+
+def read_file(path: str) -> bytes:
+    """The whole file (a raw descriptor: no buffered reader object per file)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        parts = []
+        while chunk := os.read(fd, 1 << 20):
+            parts.append(chunk)
+        return b"".join(parts)
+    finally:
+        os.close(fd)

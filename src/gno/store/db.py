@@ -46,6 +46,14 @@ MIGRATIONS: list[tuple[int, str]] = [
         CREATE INDEX IF NOT EXISTS idx_doc_keys_doc ON doc_keys (doc_id);
         """,
     ),
+    (
+        3,
+        """
+        -- what a re-index compares with the walk, readable from the index alone (covering)
+        CREATE INDEX IF NOT EXISTS idx_documents_stat
+          ON documents (collection, rel_path, source_size, source_mtime_ns, active);
+        """,
+    ),
 ]
 
 

@@ -1,7 +1,9 @@
-"""Typed reads and writes of documents, content, chunks, tags, links, edges and the journal.
+"""Typed reads of documents, content, chunks, tags, links, edges and the journal, and the
+small writes that retire documents (deactivate, delete, collect content, ingest problems).
 
 Ingestion and the engine call these functions; none of them imports sqlite3. Writes expect to
-run inside `Store.write()` (one transaction) while the caller holds the write lease.
+run inside a write transaction while the caller holds the write lease. Writing ingested
+documents is `gno.store.doc_batch`.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from gno.store.db import Store
@@ -61,47 +63,69 @@ class DocRow:
         )
 
     def snapshot(self) -> dict[str, Any]:
-        return {
-            "relPath": self.rel_path,
-            "docid": self.docid,
-            "uri": self.uri,
-            "sourceHash": self.source_hash,
-            "mirrorHash": self.mirror_hash,
-            "active": self.active,
-        }
+        return snapshot(self.rel_path, self.docid, self.uri, self.source_hash, self.mirror_hash, self.active)
 
 
-@dataclass
-class DocWrite:
-    """Everything ingestion writes for one document."""
-
-    collection: str
-    rel_path: str
-    source_hash: str
-    source_size: int
-    source_mtime_ns: int
-    docid: str
-    uri: str
-    title: str
-    mirror_hash: str
-    canonical: str
-    body: str
-    body_start_line: int
-    frontmatter: dict[str, Any] | None
-    headings: list[dict[str, Any]]
-    dates: list[tuple[str, str]]
-    tags: list[tuple[str, str]]
-    links: list[tuple[str, str, str, str | None, str | None, int]]
-    edges: list[tuple[str, str]]
-    chunks: list[tuple[int, int, str, int, int, int]]  # seq, pos, text, start, end, tokens
-    indexed_at: str
-    link_keys: list[str] = field(default_factory=list)
+def snapshot(
+    rel_path: str, docid: str, uri: str, source_hash: str, mirror_hash: str, active: bool
+) -> dict[str, Any]:
+    """A document's identity as the change journal records it (metadata only, never the body)."""
+    return {
+        "relPath": rel_path,
+        "docid": docid,
+        "uri": uri,
+        "sourceHash": source_hash,
+        "mirrorHash": mirror_hash,
+        "active": active,
+    }
 
 
-# -- reads ---------------------------------------------------------------------------------
-def collection_docs(store: Store, collection: str) -> dict[str, DocRow]:
-    rows = store.conn.execute(f"SELECT {DOC_COLUMNS} FROM documents WHERE collection=?", (collection,)).fetchall()
-    return {r["rel_path"]: DocRow.from_row(r) for r in rows}
+@dataclass(slots=True)
+class StatRow:
+    """What a re-index compares a walked file with, and nothing more."""
+
+    id: int
+    size: int
+    mtime_ns: int
+    active: bool
+
+
+def stat_rows(store: Store, collection: str, rel_paths: Sequence[str] | None = None) -> dict[str, StatRow]:
+    """rel_path → (id, size, mtime, active) of a collection's documents (or of some of its paths).
+
+    Read from the covering index `idx_documents_stat` alone: a no-change re-index of a large
+    collection touches no table page.
+    """
+    cur = store.conn.cursor()
+    cur.row_factory = None
+    sql = (
+        "SELECT rel_path, id, source_size, source_mtime_ns, active FROM documents INDEXED BY idx_documents_stat "
+        "WHERE collection=?"
+    )
+    if rel_paths is None:
+        rows = cur.execute(sql, (collection,)).fetchall()
+    else:
+        rows = []
+        paths = list(rel_paths)
+        for i in range(0, len(paths), 500):
+            part = paths[i : i + 500]
+            rows += cur.execute(sql + f" AND rel_path IN ({','.join('?' * len(part))})", (collection, *part))
+    return {r[0]: StatRow(r[1], r[2], r[3], r[4] == 1) for r in rows}
+
+
+def source_hashes(store: Store, ids: Sequence[int]) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for i in range(0, len(ids), 500):
+        part = ids[i : i + 500]
+        rows = store.conn.execute(
+            f"SELECT id, source_hash FROM documents WHERE id IN ({','.join('?' * len(part))})", tuple(part)
+        )
+        out.update((int(r[0]), str(r[1])) for r in rows)
+    return out
+
+
+def indexed_collections(store: Store) -> list[str]:
+    return [str(r[0]) for r in store.conn.execute("SELECT DISTINCT collection FROM documents ORDER BY 1")]
 
 
 def doc_by_id(store: Store, doc_id: int) -> DocRow | None:
@@ -132,8 +156,8 @@ def docs_by_docid(store: Store, docid: str) -> list[DocRow]:
     return [DocRow.from_row(r) for r in rows if r["source_hash"].startswith(docid[1:])]
 
 
-def list_docs(store: Store, collection: str | None, prefix: str = "", limit: int = 10000) -> list[DocRow]:
-    sql = f"SELECT {DOC_COLUMNS} FROM documents WHERE active=1"
+def _list_where(collection: str | None, prefix: str) -> tuple[str, list[Any]]:
+    sql = " WHERE active=1"
     params: list[Any] = []
     if collection:
         sql += " AND collection=?"
@@ -141,9 +165,20 @@ def list_docs(store: Store, collection: str | None, prefix: str = "", limit: int
     if prefix:
         sql += " AND substr(rel_path, 1, ?) = ?"
         params += [len(prefix), prefix]
-    sql += " ORDER BY collection, rel_path LIMIT ?"
-    params.append(limit)
-    return [DocRow.from_row(r) for r in store.conn.execute(sql, params)]
+    return sql, params
+
+
+def list_docs(
+    store: Store, collection: str | None, prefix: str = "", limit: int = 10000, offset: int = 0
+) -> list[DocRow]:
+    where, params = _list_where(collection, prefix)
+    sql = f"SELECT {DOC_COLUMNS} FROM documents{where} ORDER BY collection, rel_path LIMIT ? OFFSET ?"
+    return [DocRow.from_row(r) for r in store.conn.execute(sql, [*params, limit, offset])]
+
+
+def count_docs(store: Store, collection: str | None, prefix: str = "") -> int:
+    where, params = _list_where(collection, prefix)
+    return int(store.conn.execute(f"SELECT COUNT(*) FROM documents{where}", params).fetchone()[0])
 
 
 def content_of(store: Store, mirror_hash: str) -> str | None:
@@ -195,6 +230,12 @@ def ingest_errors(store: Store, collection: str | None = None) -> list[dict[str,
     return [dict(r) for r in store.conn.execute(sql + " ORDER BY collection, rel_path", params)]
 
 
+def ingest_problems(store: Store, collection: str) -> dict[str, tuple[str, str]]:
+    """rel_path → (code, message) of a collection's standing ingest problems."""
+    rows = store.conn.execute("SELECT rel_path, code, message FROM ingest_errors WHERE collection=?", (collection,))
+    return {str(r[0]): (str(r[1]), str(r[2])) for r in rows}
+
+
 def collection_counts(store: Store) -> dict[str, dict[str, int]]:
     out: dict[str, dict[str, int]] = {}
     for r in store.conn.execute(
@@ -211,111 +252,9 @@ def collection_counts(store: Store) -> dict[str, dict[str, int]]:
 
 
 # -- writes --------------------------------------------------------------------------------
-def write_document(conn: sqlite3.Connection, w: DocWrite, existing_id: int | None) -> int:
-    """Insert or replace one active document with its content, chunks, FTS row and metadata."""
-    fm_json = json.dumps(w.frontmatter, default=str, ensure_ascii=False) if w.frontmatter is not None else None
-    values = (
-        w.collection,
-        w.rel_path,
-        w.source_hash,
-        w.source_size,
-        w.source_mtime_ns,
-        w.docid,
-        w.uri,
-        w.title,
-        w.mirror_hash,
-        w.body_start_line,
-        fm_json,
-        json.dumps(w.headings, ensure_ascii=False),
-        json.dumps(w.dates),
-        w.indexed_at,
-    )
-    if existing_id is None:
-        cur = conn.execute(
-            "INSERT INTO documents(collection, rel_path, source_hash, source_size, source_mtime_ns, docid, "
-            "uri, title, mirror_hash, body_start_line, frontmatter_json, headings_json, dates_json, "
-            "indexed_at, active) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,1)",
-            values,
-        )
-        doc_id = int(cur.lastrowid or 0)
-    else:
-        doc_id = existing_id
-        conn.execute(
-            "UPDATE documents SET collection=?, rel_path=?, source_hash=?, source_size=?, source_mtime_ns=?, "
-            "docid=?, uri=?, title=?, mirror_hash=?, body_start_line=?, frontmatter_json=?, headings_json=?, "
-            "dates_json=?, indexed_at=?, active=1 WHERE id=?",
-            (*values, doc_id),
-        )
-        conn.execute("DELETE FROM documents_fts WHERE rowid=?", (doc_id,))
-        conn.execute("DELETE FROM doc_tags WHERE doc_id=?", (doc_id,))
-        conn.execute("DELETE FROM doc_links WHERE doc_id=?", (doc_id,))
-        conn.execute("DELETE FROM doc_edges WHERE doc_id=?", (doc_id,))
-    cur = conn.execute(
-        "INSERT OR IGNORE INTO content(mirror_hash, markdown) VALUES (?, ?)", (w.mirror_hash, w.canonical)
-    )
-    if cur.rowcount:
-        conn.execute("DELETE FROM content_chunks WHERE mirror_hash=?", (w.mirror_hash,))
-        conn.executemany(
-            "INSERT INTO content_chunks(mirror_hash, seq, pos, text, start_line, end_line, token_count) "
-            "VALUES (?,?,?,?,?,?,?)",
-            [(w.mirror_hash, *c) for c in w.chunks],
-        )
-    conn.execute(
-        "INSERT INTO documents_fts(rowid, filepath, title, body) VALUES (?,?,?,?)",
-        (doc_id, w.rel_path.replace("/", " / "), w.title, w.body),
-    )
-    if w.tags:
-        conn.executemany(
-            "INSERT OR IGNORE INTO doc_tags(doc_id, tag, source) VALUES (?,?,?)",
-            [(doc_id, t, s) for t, s in w.tags],
-        )
-    if w.links:
-        conn.executemany(
-            "INSERT INTO doc_links(doc_id, link_type, target_ref, target_ref_norm, anchor, link_text, "
-            "start_line) VALUES (?,?,?,?,?,?,?)",
-            [(doc_id, *link) for link in w.links],
-        )
-    if w.edges:
-        conn.executemany(
-            "INSERT INTO doc_edges(doc_id, edge_type, target_uri) VALUES (?,?,?)",
-            [(doc_id, e, t) for e, t in w.edges],
-        )
-    set_link_keys(conn, doc_id, w.link_keys)
-    return doc_id
-
-
-def set_link_keys(conn: sqlite3.Connection, doc_id: int, keys: Iterable[str]) -> None:
-    conn.execute("DELETE FROM doc_keys WHERE doc_id=?", (doc_id,))
-    conn.executemany("INSERT OR IGNORE INTO doc_keys(doc_id, key) VALUES (?,?)", [(doc_id, k) for k in keys if k])
-
-
-def touch_document(conn: sqlite3.Connection, doc_id: int, size: int, mtime_ns: int) -> None:
-    conn.execute("UPDATE documents SET source_size=?, source_mtime_ns=? WHERE id=?", (size, mtime_ns, doc_id))
-
-
 def deactivate(conn: sqlite3.Connection, doc_id: int) -> None:
     conn.execute("UPDATE documents SET active=0 WHERE id=?", (doc_id,))
     conn.execute("DELETE FROM documents_fts WHERE rowid=?", (doc_id,))
-
-
-def rename_document(
-    conn: sqlite3.Connection,
-    doc_id: int,
-    rel_path: str,
-    uri: str,
-    title_fts: str,
-    link_keys: Iterable[str] = (),
-) -> None:
-    conn.execute("UPDATE documents SET rel_path=?, uri=? WHERE id=?", (rel_path, uri, doc_id))
-    if link_keys:
-        set_link_keys(conn, doc_id, link_keys)
-    row = conn.execute("SELECT title, body FROM documents_fts WHERE rowid=?", (doc_id,)).fetchone()
-    if row is not None:
-        conn.execute("DELETE FROM documents_fts WHERE rowid=?", (doc_id,))
-        conn.execute(
-            "INSERT INTO documents_fts(rowid, filepath, title, body) VALUES (?,?,?,?)",
-            (doc_id, title_fts, row[0], row[1]),
-        )
 
 
 def delete_document_rows(conn: sqlite3.Connection, doc_id: int) -> None:
@@ -333,36 +272,46 @@ def delete_collection(conn: sqlite3.Connection, collection: str) -> int:
     return len(ids)
 
 
-def gc_content(conn: sqlite3.Connection) -> None:
-    """Drop content no document refers to any more (inactive documents keep theirs)."""
-    conn.execute("DELETE FROM content WHERE mirror_hash NOT IN (SELECT mirror_hash FROM documents)")
-    conn.execute("DELETE FROM content_chunks WHERE mirror_hash NOT IN (SELECT mirror_hash FROM content)")
-    conn.execute("DELETE FROM content_vectors WHERE mirror_hash NOT IN (SELECT mirror_hash FROM content)")
-
-
-def record_change(
-    conn: sqlite3.Connection,
-    kind: str,
-    collection: str,
-    doc_id: int,
-    observed_at: str,
-    previous: dict[str, Any] | None,
-    current: dict[str, Any] | None,
-    delta: dict[str, Any] | None = None,
-) -> None:
-    conn.execute(
-        "INSERT INTO document_changes(kind, collection, doc_id, observed_at, previous_json, current_json, "
-        "delta_json) VALUES (?,?,?,?,?,?,?)",
-        (
-            kind,
-            collection,
-            doc_id,
-            observed_at,
-            json.dumps(previous) if previous else None,
-            json.dumps(current) if current else None,
-            json.dumps(delta, ensure_ascii=False) if delta else None,
-        ),
+def deactivate_collection(conn: sqlite3.Connection, collection: str, observed_at: str) -> int:
+    """Take a collection's documents out of search, journaled; rows, content and vectors stay."""
+    rows = [
+        DocRow.from_row(r)
+        for r in conn.execute(f"SELECT {DOC_COLUMNS} FROM documents WHERE collection=? AND active=1", (collection,))
+    ]
+    for table in ("memory_records", "doc_memory_scopes"):
+        conn.execute(
+            f"DELETE FROM {table} WHERE doc_id IN (SELECT id FROM documents WHERE collection=?)", (collection,)
+        )
+    conn.executemany("DELETE FROM documents_fts WHERE rowid=?", [(r.id,) for r in rows])
+    conn.execute("UPDATE documents SET active=0 WHERE collection=?", (collection,))
+    conn.executemany(
+        "INSERT INTO document_changes(kind, collection, doc_id, observed_at, previous_json, current_json) "
+        "VALUES ('inactivate',?,?,?,?,?)",
+        [
+            (collection, r.id, observed_at, json.dumps(r.snapshot()), json.dumps({**r.snapshot(), "active": False}))
+            for r in rows
+        ],
     )
+    conn.execute("DELETE FROM ingest_errors WHERE collection=?", (collection,))
+    return len(rows)
+
+
+def gc_content(conn: sqlite3.Connection, hashes: Sequence[str] | None = None) -> None:
+    """Drop content no document refers to any more (inactive documents keep theirs).
+
+    With `hashes`, only those candidates are checked (what a sync replaced); without, everything.
+    """
+    if hashes is None:
+        conn.execute("DELETE FROM content WHERE mirror_hash NOT IN (SELECT mirror_hash FROM documents)")
+        conn.execute("DELETE FROM content_chunks WHERE mirror_hash NOT IN (SELECT mirror_hash FROM content)")
+        conn.execute("DELETE FROM content_vectors WHERE mirror_hash NOT IN (SELECT mirror_hash FROM content)")
+        return
+    unused = [
+        (h,) for h in hashes
+        if conn.execute("SELECT 1 FROM documents WHERE mirror_hash=? LIMIT 1", (h,)).fetchone() is None
+    ]
+    for table in ("content", "content_chunks", "content_vectors"):
+        conn.executemany(f"DELETE FROM {table} WHERE mirror_hash=?", unused)
 
 
 def set_ingest_error(
@@ -378,13 +327,6 @@ def set_ingest_error(
 
 def clear_ingest_error(conn: sqlite3.Connection, collection: str, rel_path: str) -> None:
     conn.execute("DELETE FROM ingest_errors WHERE collection=? AND rel_path=?", (collection, rel_path))
-
-
-def prune_ingest_errors(conn: sqlite3.Connection, collection: str, keep: set[str]) -> None:
-    rows = conn.execute("SELECT rel_path FROM ingest_errors WHERE collection=?", (collection,)).fetchall()
-    for r in rows:
-        if r[0] not in keep:
-            clear_ingest_error(conn, collection, r[0])
 
 
 def change_count(store: Store) -> int:

@@ -1,0 +1,185 @@
+"""Batched writes of ingested documents: one `executemany` per table per batch.
+
+A first index writes tens of thousands of documents; one statement per row and table is most of
+its time. `DocBatch` buffers the rows of new documents (their ids are assigned here, inside the
+caller's write transaction, so dependent rows need no round trip) and writes them table by table
+on `flush()`. Replacing an existing document deletes its old rows at once and buffers the new
+ones, so the order of operations per document is unchanged. The caller flushes before every
+commit: a commit never leaves half a document behind.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+from gno.store.documents import snapshot
+
+_DOC_INSERT = (
+    "INSERT INTO documents(id, collection, rel_path, source_hash, source_size, source_mtime_ns, docid, uri, "
+    "title, mirror_hash, body_start_line, frontmatter_json, headings_json, dates_json, indexed_at, active) "
+    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,1)"
+)
+_DOC_UPDATE = (
+    "UPDATE documents SET collection=?, rel_path=?, source_hash=?, source_size=?, source_mtime_ns=?, docid=?, "
+    "uri=?, title=?, mirror_hash=?, body_start_line=?, frontmatter_json=?, headings_json=?, dates_json=?, "
+    "indexed_at=?, active=1 WHERE id=?"
+)
+_FLUSH: tuple[tuple[str, str], ...] = (
+    ("docs", _DOC_INSERT),
+    ("content", "INSERT OR IGNORE INTO content(mirror_hash, markdown) VALUES (?,?)"),
+    (
+        "chunks",
+        "INSERT OR IGNORE INTO content_chunks(mirror_hash, seq, pos, text, start_line, end_line, token_count) "
+        "VALUES (?,?,?,?,?,?,?)",
+    ),
+    ("fts", "INSERT INTO documents_fts(rowid, filepath, title, body) VALUES (?,?,?,?)"),
+    ("tags", "INSERT OR IGNORE INTO doc_tags(doc_id, tag, source) VALUES (?,?,?)"),
+    (
+        "links",
+        "INSERT INTO doc_links(doc_id, link_type, target_ref, target_ref_norm, anchor, link_text, start_line) "
+        "VALUES (?,?,?,?,?,?,?)",
+    ),
+    ("edges", "INSERT INTO doc_edges(doc_id, edge_type, target_uri) VALUES (?,?,?)"),
+    ("keys", "INSERT OR IGNORE INTO doc_keys(doc_id, key) VALUES (?,?)"),
+    (
+        "changes",
+        "INSERT INTO document_changes(kind, collection, doc_id, observed_at, previous_json, current_json, "
+        "delta_json) VALUES (?,?,?,?,?,?,?)",
+    ),
+    ("touches", "UPDATE documents SET source_size=?, source_mtime_ns=? WHERE id=?"),
+)
+_REPLACED = ("doc_tags", "doc_links", "doc_edges", "doc_keys")
+
+
+@dataclass
+class DocWrite:
+    """Everything ingestion writes for one document."""
+
+    collection: str
+    rel_path: str
+    source_hash: str
+    source_size: int
+    source_mtime_ns: int
+    docid: str
+    uri: str
+    title: str
+    mirror_hash: str
+    canonical: str
+    body: str
+    body_start_line: int
+    frontmatter: dict[str, Any] | None
+    headings: list[dict[str, Any]]
+    dates: list[tuple[str, str]]
+    tags: list[tuple[str, str]]
+    links: list[tuple[str, str, str, str | None, str | None, int]]
+    edges: list[tuple[str, str]]
+    chunks: list[tuple[int, int, str, int, int, int]]  # seq, pos, text, start, end, tokens
+    indexed_at: str
+    link_keys: list[str] = field(default_factory=list)
+
+    def snapshot(self) -> dict[str, Any]:
+        return snapshot(self.rel_path, self.docid, self.uri, self.source_hash, self.mirror_hash, True)
+
+
+# one encoder each: `json.dumps` with options builds a new encoder per call
+_JSON = json.JSONEncoder().encode
+_JSON_TEXT = json.JSONEncoder(ensure_ascii=False).encode
+_JSON_FM = json.JSONEncoder(ensure_ascii=False, default=str).encode
+
+
+def _json_list(items: list[Any]) -> str:
+    return _JSON_TEXT(items) if items else "[]"
+
+
+class DocBatch:
+    """Buffered rows of one write transaction (the caller holds the lease and the transaction)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.rows: dict[str, list[tuple[Any, ...]]] = {name: [] for name, _ in _FLUSH}
+        self.pending = 0  # documents buffered since the last flush
+        self._next_id: int | None = None
+
+    def _new_id(self) -> int:
+        if self._next_id is None:
+            self._next_id = int(self.conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM documents").fetchone()[0])
+        doc_id = self._next_id
+        self._next_id += 1
+        return doc_id
+
+    def put(self, w: DocWrite, existing_id: int | None) -> int:
+        """Insert a new document or replace one; returns its id."""
+        fm_json = _JSON_FM(w.frontmatter) if w.frontmatter is not None else None
+        values = (
+            w.collection,
+            w.rel_path,
+            w.source_hash,
+            w.source_size,
+            w.source_mtime_ns,
+            w.docid,
+            w.uri,
+            w.title,
+            w.mirror_hash,
+            w.body_start_line,
+            fm_json,
+            _json_list(w.headings),
+            _json_list(w.dates),
+            w.indexed_at,
+        )
+        rows = self.rows
+        if existing_id is None:
+            doc_id = self._new_id()
+            rows["docs"].append((doc_id, *values))
+        else:
+            doc_id = existing_id
+            self.conn.execute(_DOC_UPDATE, (*values, doc_id))
+            self.conn.execute("DELETE FROM documents_fts WHERE rowid=?", (doc_id,))
+            for table in _REPLACED:
+                self.conn.execute(f"DELETE FROM {table} WHERE doc_id=?", (doc_id,))
+        rows["content"].append((w.mirror_hash, w.canonical))
+        rows["chunks"].extend((w.mirror_hash, *c) for c in w.chunks)
+        rows["fts"].append((doc_id, w.rel_path.replace("/", " / "), w.title, w.body))
+        rows["tags"].extend((doc_id, t, s) for t, s in w.tags)
+        rows["links"].extend((doc_id, *link) for link in w.links)
+        rows["edges"].extend((doc_id, e, t) for e, t in w.edges)
+        rows["keys"].extend((doc_id, k) for k in w.link_keys if k)
+        self.pending += 1
+        return doc_id
+
+    def change(
+        self,
+        kind: str,
+        collection: str,
+        doc_id: int,
+        at: str,
+        previous: dict[str, Any] | None,
+        current: dict[str, Any] | None,
+        delta: dict[str, Any] | None = None,
+    ) -> None:
+        """One journal event (metadata only, never bodies)."""
+        self.rows["changes"].append(
+            (
+                kind,
+                collection,
+                doc_id,
+                at,
+                _JSON(previous) if previous else None,
+                _JSON(current) if current else None,
+                _JSON_TEXT(delta) if delta else None,
+            )
+        )
+
+    def touch(self, doc_id: int, size: int, mtime_ns: int) -> None:
+        """Same bytes, new stat: remember the stat so the next walk skips the file unread."""
+        self.rows["touches"].append((size, mtime_ns, doc_id))
+
+    def flush(self) -> None:
+        for name, sql in _FLUSH:
+            batch = self.rows[name]
+            if batch:
+                self.conn.executemany(sql, batch)
+                batch.clear()
+        self.pending = 0
