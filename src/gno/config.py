@@ -1,20 +1,14 @@
-"""Settings and `index.yml`: where gno keeps its files and which folders are collections.
+"""`index.yml`: which folders are collections, the models and the chunking.
 
-This is the only module that reads `os.environ`. Settings are built once by a composition
-root (the CLI's main, the HTTP app factory, the MCP lifespan) and passed down explicitly.
-
-Layout (reference §1.6, §1.8): config `$GNO_CONFIG_DIR/index.yml` (default
-`$XDG_CONFIG_HOME/gno`), data `$GNO_DATA_DIR/index-<name>.sqlite` (default
-`$XDG_DATA_HOME/gno`), cache `$GNO_CACHE_DIR`. A malformed config is reported with the file
-and line, never a traceback.
+Where the file lives is decided by `gno.settings` (re-exported here). A malformed config is
+reported with the file and line, never a traceback. Validation builds pydantic models, so this
+module is imported only by commands that read the config itself; `gno search` reads the
+snapshot in `gno.config_snapshot` instead.
 """
 
 from __future__ import annotations
 
-import getpass
-import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -24,6 +18,19 @@ from pydantic import ValidationError as PydanticValidationError
 
 from gno.errors import ErrorCode, ValidationError
 from gno.fsio import atomic_write_text
+from gno.settings import Settings, build_settings, parent_gno_env
+
+__all__ = [
+    "ChunkingConfig",
+    "CollectionConfig",
+    "GnoConfig",
+    "ModelsConfig",
+    "Settings",
+    "build_settings",
+    "load_config",
+    "parent_gno_env",
+    "save_config",
+]
 
 CONFIG_VERSION = "1.0"
 DEFAULT_PATTERN = "**/*.md"
@@ -39,7 +46,6 @@ DEFAULT_EXCLUDES = (
     "Thumbs.db",
 )
 COLLECTION_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
-INDEX_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._ -]{0,63}$")
 EgressPolicy = Literal["local_only", "lan", "remote"]
 
 
@@ -131,99 +137,6 @@ class GnoConfig(BaseModel):
             out["memoryGuard"] = True
         out.update(extra)
         return out
-
-
-@dataclass(frozen=True)
-class Settings:
-    """Resolved locations and process-level defaults; built once per process."""
-
-    config_dir: Path
-    data_dir: Path
-    cache_dir: Path
-    index_name: str = "default"
-    config_file: Path | None = None
-    env: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def config_path(self) -> Path:
-        return self.config_file or self.config_dir / "index.yml"
-
-    @property
-    def db_path(self) -> Path:
-        return self.data_dir / f"index-{self.index_name}.sqlite"
-
-    @property
-    def lease_path(self) -> Path:
-        return self.data_dir / f"index-{self.index_name}.write.lock"
-
-    def default_caller(self) -> str:
-        return self.env.get("GNO_MEMORY_CALLER") or f"cli:{self._user()}"
-
-    def default_session(self) -> str:
-        return self.env.get("GNO_MEMORY_SESSION") or f"ppid:{os.getppid()}"
-
-    def flag(self, name: str) -> bool:
-        return self.env.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
-
-    def _user(self) -> str:
-        u = self.env.get("USER") or self.env.get("USERNAME")
-        if u:
-            return u
-        try:
-            return getpass.getuser()
-        except Exception:  # noqa: BLE001 - no user database in some containers
-            return "unknown"
-
-
-def parent_gno_env() -> dict[str, str]:
-    """`GNO_*` variables of the launching process (Linux `/proc`; empty elsewhere).
-
-    MCP stdio clients (the official SDK, most agent harnesses) start servers with a stripped
-    environment (HOME, PATH, USER, …), so a `GNO_CONFIG_DIR` exported where the harness runs never
-    reaches `gno mcp`, which would then silently serve another index. `gno mcp` fills in only the
-    `GNO_*` keys it lacks from its parent.
-    """
-    try:
-        raw = Path(f"/proc/{os.getppid()}/environ").read_bytes()
-    except OSError:
-        return {}
-    out: dict[str, str] = {}
-    for item in raw.split(b"\0"):
-        key, sep, val = item.partition(b"=")
-        if sep and key.startswith(b"GNO_"):
-            out[key.decode(errors="replace")] = val.decode(errors="replace")
-    return out
-
-
-def build_settings(
-    *,
-    index_name: str | None = None,
-    config_file: str | Path | None = None,
-    env: dict[str, str] | None = None,
-    inherit_parent_env: bool = False,
-) -> Settings:
-    """Resolve settings from flags and the environment (the only reader of os.environ)."""
-    e = dict(os.environ if env is None else env)
-    if inherit_parent_env:
-        e = {**{k: v for k, v in parent_gno_env().items() if k not in e}, **e}
-    home = Path(e.get("HOME") or Path.home())
-    xdg_config = Path(e.get("XDG_CONFIG_HOME") or home / ".config")
-    xdg_data = Path(e.get("XDG_DATA_HOME") or home / ".local" / "share")
-    xdg_cache = Path(e.get("XDG_CACHE_HOME") or home / ".cache")
-    name = index_name or e.get("GNO_INDEX") or "default"
-    if not INDEX_NAME_RE.match(name) or ".." in name or name.endswith((" ", ".")):
-        raise ValidationError(
-            f"invalid index name {name!r}: use letters, digits, '.', '_', '-' or spaces",
-            details={"index": name},
-        )
-    return Settings(
-        config_dir=Path(e.get("GNO_CONFIG_DIR") or xdg_config / "gno"),
-        data_dir=Path(e.get("GNO_DATA_DIR") or xdg_data / "gno"),
-        cache_dir=Path(e.get("GNO_CACHE_DIR") or xdg_cache / "gno"),
-        index_name=name,
-        config_file=Path(config_file).expanduser() if config_file else None,
-        env=e,
-    )
 
 
 def _config_error(path: Path, line: int | None, problem: str) -> ValidationError:

@@ -7,46 +7,25 @@ logic lives in the core packages (ingest, retrieve, memory, evidence) and is orc
 
 from __future__ import annotations
 
+import _thread
 import re
-import threading
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from gno.config import CollectionConfig, GnoConfig, Settings, load_config, save_config
+from gno import config_snapshot
 from gno.errors import ConflictError, ErrorCode, NotFoundError, ValidationError
-from gno.ingest.problems import severity
-from gno.ingest.sync import DocumentProjector, ProgressFn, Syncer, now_iso, run_sync
-from gno.lease import DEFAULT_LOCK_WAIT_S, write_lease
-from gno.models import (
-    CaptureResult,
-    CollectionInfo,
-    CollectionList,
-    CollectionRemoved,
-    CollectionStatus,
-    DocumentResult,
-    DocUpdateResult,
-    IngestErrorInfo,
-    InitResult,
-    LsEntry,
-    LsResult,
-    MultiGetResult,
-    RefError,
-    ReturnedLines,
-    SearchResult,
-    StatusResult,
-    SyncCollectionResult,
-    SyncResult,
-)
-from gno.refs import URI_SCHEME, parse_ref, parse_uri
-from gno.retrieve.search import SearchOptions
-from gno.retrieve.search import search as bm25_search
-from gno.store import documents as docs
+from gno.retrieve.search import SearchOptions, SearchPage, search_page
 from gno.store.db import Store
 from gno.store.fts import DocFilter
 
 if TYPE_CHECKING:
+    # Imported where used: pydantic (config, models), YAML, filelock, pathlib, dataclasses and
+    # the sync machinery each cost more than a whole `gno search`, which needs none of them.
+    from pathlib import Path
+
+    from gno.config import CollectionConfig, GnoConfig
     from gno.evidence.capsule import CapsuleRequest
+    from gno.ingest.sync import DocumentProjector, ProgressFn
     from gno.memory.models import AuditResult, RecallResult, RememberResult
     from gno.memory.recall import RecallRequest
     from gno.memory.remember import RememberRequest
@@ -54,23 +33,41 @@ if TYPE_CHECKING:
         AskResult,
         BenchResult,
         Capsule,
+        CaptureResult,
         ChangesResult,
+        CollectionInfo,
+        CollectionList,
+        CollectionRemoved,
         ContextVerifyResult,
         DiagnoseResult,
         DiffResult,
+        DocumentResult,
+        DocUpdateResult,
         EmbedResult,
         ImpactResult,
+        InitResult,
         LinksResult,
+        LsResult,
+        MultiGetResult,
         QueryExplain,
+        RefError,
+        SearchResult,
+        StatusResult,
+        SyncCollectionResult,
+        SyncResult,
     )
     from gno.retrieve.hybrid import QueryOptions, QueryRun
     from gno.retrieve.semantic import Semantic
+    from gno.settings import Settings
+    from gno.store import documents as docs
     from gno.writes.capture import CaptureRequest
 
 MAX_LIMIT = 1000
 
 
 def _collection_info(c: CollectionConfig, count: int | None = None) -> CollectionInfo:
+    from gno.models import CollectionInfo
+
     return CollectionInfo(
         name=c.name,
         path=c.path,
@@ -85,6 +82,8 @@ def _collection_info(c: CollectionConfig, count: int | None = None) -> Collectio
 
 def _check_overlap(cfg: GnoConfig, root: Path) -> None:
     """A folder inside (or holding) another collection's folder would index its files twice."""
+    from pathlib import Path
+
     for c in cfg.collections:
         other = Path(c.path).expanduser().resolve()
         if root == other or other in root.parents or root in other.parents:
@@ -102,6 +101,14 @@ def _slug(name: str) -> str:
     return (s or "notes")[:64]
 
 
+def _unknown_collection(name: str, known: Sequence[str]) -> NotFoundError:
+    return NotFoundError(
+        f"no collection named {name!r} (configured: {', '.join(known) or 'none'}); add it with `gno collection add`",
+        code=ErrorCode.COLLECTION_NOT_FOUND,
+        details={"collection": name},
+    )
+
+
 class Engine:
     """Facade over one index. Not thread-safe for writes; the HTTP app serialises via the lease."""
 
@@ -112,23 +119,39 @@ class Engine:
         self._config_mtime: float | None = None
         self._semantic: Semantic | None = None
         #: serialises engine calls from threaded surfaces (HTTP, MCP) over the one SQLite connection
-        self.lock = threading.RLock()
+        self.lock = _thread.RLock()  # threading.RLock itself, without importing threading
 
     # -- plumbing -----------------------------------------------------------------------
     @property
     def config(self) -> GnoConfig:
-        path = self.settings.config_path
-        mtime = path.stat().st_mtime if path.exists() else None
+        from gno.config import load_config
+
+        identity = config_snapshot.identity(self.settings.config_location)
+        mtime = identity[3] if identity else None
         if self._config is None or mtime != self._config_mtime:
             self._config = load_config(self.settings)
             self._config_mtime = mtime
+            if identity is not None:
+                config_snapshot.record(self.settings, identity, [c.name for c in self._config.collections])
         return self._config
+
+    def collection_names(self) -> list[str]:
+        """Configured collection names, from the snapshot while `index.yml` is unchanged.
+
+        Raises what loading the config raises (NOT_INITIALIZED, CONFIG_INVALID) otherwise, so a
+        read that trusts the snapshot behaves exactly like one that validated the file.
+        """
+        if self._config is None:
+            names = config_snapshot.read(self.settings)
+            if names is not None:
+                return names
+        return [c.name for c in self.config.collections]
 
     @property
     def store(self) -> Store:
         if self._store is None:
-            _ = self.config  # no index without a config: NOT_INITIALIZED names `gno init`
-            self._store = Store(self.settings.db_path)
+            self.collection_names()  # no index without a valid config: NOT_INITIALIZED names `gno init`
+            self._store = Store(self.settings.db_location)
         return self._store
 
     def close(self) -> None:
@@ -137,18 +160,23 @@ class Engine:
             self._store = None
 
     def lease(self, wait_s: float | None = None, busy_code: ErrorCode = ErrorCode.LOCKED) -> Any:
+        from gno.lease import DEFAULT_LOCK_WAIT_S, write_lease
+
         return write_lease(self.settings.lease_path, DEFAULT_LOCK_WAIT_S if wait_s is None else wait_s, busy_code)
 
     def collection(self, name: str) -> CollectionConfig:
         c = self.config.collection(name)
         if c is None:
-            known = ", ".join(x.name for x in self.config.collections) or "none"
-            raise NotFoundError(
-                f"no collection named {name!r} (configured: {known}); add it with `gno collection add`",
-                code=ErrorCode.COLLECTION_NOT_FOUND,
-                details={"collection": name},
-            )
+            raise _unknown_collection(name, [x.name for x in self.config.collections])
         return c
+
+    def collection_name(self, name: str) -> str:
+        """The configured name `name` refers to (case-insensitive), without validating the config twice."""
+        names = self.collection_names()
+        want = name.lower()
+        if want not in names:
+            raise _unknown_collection(name, names)
+        return want
 
     def projectors(self) -> list[DocumentProjector]:
         from gno.memory.projector import MemoryProjector
@@ -165,6 +193,9 @@ class Engine:
         include: Sequence[str] = (),
         exclude: Sequence[str] = (),
     ) -> InitResult:
+        from gno.config import GnoConfig, save_config
+        from gno.models import InitResult
+
         cfg_path = self.settings.config_path
         created = not cfg_path.exists()
         if created:
@@ -188,6 +219,10 @@ class Engine:
         exclude: Sequence[str] = (),
         memory_managed: bool = False,
     ) -> CollectionInfo:
+        from pathlib import Path
+
+        from gno.config import CollectionConfig, load_config, save_config
+
         root = Path(path).expanduser().resolve()
         if not root.is_dir():
             raise ValidationError(
@@ -221,12 +256,20 @@ class Engine:
         return _collection_info(coll)
 
     def collection_list(self) -> CollectionList:
+        from gno.models import CollectionList
+        from gno.store import documents as docs
+
         counts = docs.collection_counts(self.store) if self.settings.db_path.exists() else {}
         return CollectionList(
             collections=[_collection_info(c, counts.get(c.name, {}).get("active", 0)) for c in self.config.collections]
         )
 
     def collection_remove(self, name: str, *, lock_wait: float | None = None) -> CollectionRemoved:
+        from gno.config import save_config
+        from gno.ingest.sync import now_iso
+        from gno.models import CollectionRemoved
+        from gno.store import documents as docs
+
         coll = self.collection(name)
         cfg = self.config
         cfg.collections = [c for c in cfg.collections if c.name != coll.name]
@@ -248,6 +291,9 @@ class Engine:
         prune: bool = False,
     ) -> SyncResult:
         """Sync the files into the index; `prune` also drops what the config no longer names."""
+        from gno.ingest.sync import run_sync
+        from gno.models import SyncCollectionResult, SyncResult
+
         cfg = self.config
         targets = [self.collection(n) for n in collections] if collections else list(cfg.collections)
         with self.lease(lock_wait):
@@ -272,6 +318,8 @@ class Engine:
 
     def _refuse_empty_config(self) -> None:
         """A blank or emptied `index.yml` is far more often a mistake than a wish to empty the index."""
+        from gno.store import documents as docs
+
         n = docs.count_docs(self.store, None)
         if n:
             raise ConflictError(
@@ -284,6 +332,9 @@ class Engine:
 
     def sync_paths(self, coll: CollectionConfig, rel_paths: set[str]) -> SyncCollectionResult:
         """Path-scoped sync for a write that already holds the lease (remember, capture, edit)."""
+        from gno.ingest.sync import Syncer
+        from gno.models import SyncCollectionResult
+
         r = Syncer(self.store, self.config.chunking, self.projectors()).sync_collection(coll, only=rel_paths)
         return SyncCollectionResult.model_validate(r.__dict__)
 
@@ -291,7 +342,7 @@ class Engine:
     def doc_filter(
         self, collection: str | None = None, tags_any: Sequence[str] = (), tags_all: Sequence[str] = ()
     ) -> DocFilter:
-        colls = [self.collection(collection).name] if collection else []
+        colls = [self.collection_name(collection)] if collection else []
         return DocFilter(collections=colls, tags_any=list(tags_any), tags_all=list(tags_all))
 
     def search(
@@ -305,17 +356,40 @@ class Engine:
         tags_all: Sequence[str] = (),
         full: bool = False,
     ) -> SearchResult:
-        if not query or not query.strip():
-            raise ValidationError("empty query: pass the words to search for", code=ErrorCode.INVALID_QUERY)
-        if not 1 <= limit <= MAX_LIMIT:
-            raise ValidationError(f"limit must be between 1 and {MAX_LIMIT}")
-        if not 0.0 <= min_score <= 1.0:
-            raise ValidationError("min-score must be between 0 and 1")
+        from gno.models import SearchResult
+
+        page = self.search_page(
+            query,
+            collection=collection,
+            limit=limit,
+            min_score=min_score,
+            tags_any=tags_any,
+            tags_all=tags_all,
+            full=full,
+        )
+        return SearchResult.model_validate(page.wire())
+
+    def search_page(
+        self,
+        query: str,
+        *,
+        collection: str | None = None,
+        limit: int = 10,
+        min_score: float = 0.0,
+        tags_any: Sequence[str] = (),
+        tags_all: Sequence[str] = (),
+        full: bool = False,
+    ) -> SearchPage:
+        """`search` without pydantic: the same hits as plain data, for the CLI's cold start."""
+        self._check_query(query, limit, min_score)
         f = self.doc_filter(collection, tags_any, tags_all)
-        return bm25_search(self.store, query, f, SearchOptions(limit=limit, min_score=min_score, full=full))
+        return search_page(self.store, query, f, SearchOptions(limit=limit, min_score=min_score, full=full))
 
     def resolve(self, ref: str, *, allow_inactive: bool = False) -> docs.DocRow:
         """The document a ref names (active first); `allow_inactive` also finds deleted ones (history)."""
+        from gno.refs import parse_ref
+        from gno.store import documents as docs
+
         r = parse_ref(ref)
         if r.docid:
             rows = docs.docs_by_docid(self.store, r.docid)
@@ -332,10 +406,16 @@ class Engine:
         return rows[0]
 
     def abs_path(self, row: docs.DocRow) -> Path:
+        from pathlib import Path
+
         c = self.config.collection(row.collection)
         return (c.root if c else Path("/")) / row.rel_path
 
     def get(self, ref: str, *, from_line: int | None = None, line_count: int | None = None) -> DocumentResult:
+        from gno.models import DocumentResult, ReturnedLines
+        from gno.refs import parse_ref
+        from gno.store import documents as docs
+
         row = self.resolve(ref)
         parsed = parse_ref(ref)
         text = docs.content_of(self.store, row.mirror_hash) or ""
@@ -367,6 +447,8 @@ class Engine:
         )
 
     def multi_get(self, refs: Sequence[str], *, max_bytes: int = 10240) -> MultiGetResult:
+        from gno.models import MultiGetResult, RefError
+
         out: list[DocumentResult] = []
         errors: list[RefError] = []
         truncated = False
@@ -387,6 +469,10 @@ class Engine:
         return MultiGetResult(documents=out, errors=errors, truncated=truncated)
 
     def ls(self, scope: str | None = None, *, limit: int = 10000, offset: int = 0) -> LsResult:
+        from gno.models import LsEntry, LsResult
+        from gno.refs import URI_SCHEME, parse_uri
+        from gno.store import documents as docs
+
         coll: str | None = None
         prefix = ""
         if scope:
@@ -449,7 +535,7 @@ class Engine:
         """Vector-only search: documents ranked by their best chunk's cosine."""
         import time
 
-        from gno.models import SearchMeta
+        from gno.models import SearchMeta, SearchResult
         from gno.retrieve.grammar import parse_query
         from gno.retrieve.search import build_hits
 
@@ -566,6 +652,7 @@ class Engine:
 
     def _explain(self, run: QueryRun, opts: QueryOptions) -> QueryExplain:
         from gno.models import ExplainHit, ExplainStage, QueryExplain
+        from gno.store import documents as docs
 
         ids = sorted({d for st in run.stages for d in st.ranked[:5]})
         rows = docs.docs_by_ids(self.store, ids)
@@ -682,9 +769,12 @@ class Engine:
             coll = resolve_collection(self.config, req.collection)
         except Exception:  # noqa: BLE001 - let recall report the validation error
             return recall(self, req)
+        no_vectors = f"memory collection {coll.name!r} has no vectors yet; run `gno embed`"
+        if not self.semantic.collection_embedded(coll.name):  # no model's vectors: no model (nor numpy) loaded
+            return recall(self, req, None, no_vectors)
         reason = self.semantic.unavailable_reason()
-        if reason is None and not self.semantic.collection_embedded(coll.name):
-            reason = f"memory collection {coll.name!r} has no vectors yet; run `gno embed`"
+        if reason is None and not self.semantic.collection_embedded(coll.name):  # now: the configured model's
+            reason = no_vectors
         if reason is not None:
             return recall(self, req, None, reason)
         leg = lambda q, f, k: [d for d, _, _ in self.semantic.search_docs(q, f, k)]  # noqa: E731
@@ -699,7 +789,10 @@ class Engine:
         return audit_memory(self.store, managed, max_findings)
 
     def status(self) -> StatusResult:
+        from gno.ingest.problems import severity
         from gno.memory.status import memory_status
+        from gno.models import CollectionStatus, IngestErrorInfo, StatusResult
+        from gno.store import documents as docs
 
         cfg = self.config
         exists = self.settings.db_path.exists()

@@ -7,35 +7,15 @@ from typing import TYPE_CHECKING
 import click
 
 from gno.cli.main import json_option, run
+from gno.cli.render_hits import Hits, numbered
+from gno.cli.render_hits import render_hits as format_hits
 
 if TYPE_CHECKING:
-    from gno.models import DocumentResult, LsResult, MultiGetResult, SearchResult
+    from gno.models import DocumentResult, LsResult, MultiGetResult
 
 
-def _numbered(text: str, start: int) -> str:
-    return "\n".join(f"{start + i:>5}  {line}" for i, line in enumerate(text.split("\n")))
-
-
-def render_hits(r: SearchResult, *, files: bool, line_numbers: bool, full: bool) -> None:
-    if files:
-        for h in r.results:
-            click.echo(f"{h.docid},{h.score:.4f},{h.uri}")
-        return
-    if not r.results:
-        click.echo(f"No results for {r.query!r}.")
-        return
-    for i, h in enumerate(r.results, 1):
-        partial = "  [partial match]" if h.match == "partial" else ""
-        click.echo(click.style(f"{i}. {h.title}", bold=True) + f"  ({h.score:.2f})  {h.docid}{partial}")
-        click.echo(f"   {h.uri}:{h.line}")
-        body = h.body if full and h.body is not None else h.snippet
-        start = (h.body_start_line or 1) if full and h.body is not None else h.snippet_range.start_line
-        text = _numbered(body, start) if line_numbers else body
-        click.echo("\n".join("   " + ln for ln in text.split("\n")))
-        click.echo()
-    shown = len(r.results)
-    if r.meta.total_results > shown:
-        click.echo(f"{shown} of {r.meta.total_results} matches (raise -n to see more)")
+def render_hits(r: Hits, *, files: bool, line_numbers: bool, full: bool) -> None:
+    click.echo(format_hits(r, files=files, line_numbers=line_numbers, full=full, styled=True), nl=False)
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
@@ -78,7 +58,7 @@ def search(
     run(
         ctx,
         as_json,
-        lambda e: e.search(
+        lambda e: e.search_page(
             text,
             collection=collection,
             limit=limit,
@@ -109,7 +89,7 @@ def get(
     """Print a document by #docid, gno://collection/path[:line] or collection/path[:line]."""
 
     def render(d: DocumentResult) -> None:
-        text = _numbered(d.content, d.returned_lines.start) if line_numbers else d.content
+        text = numbered(d.content, d.returned_lines.start) if line_numbers else d.content
         click.echo(text)
 
     run(ctx, as_json, lambda e: e.get(ref, from_line=from_line, line_count=line_count), render)
@@ -127,7 +107,7 @@ def multi_get(ctx: click.Context, refs: tuple[str, ...], max_bytes: int, line_nu
     def render(r: MultiGetResult) -> None:
         for d in r.documents:
             click.echo(click.style(f"==> {d.uri} ({d.docid}) <==", bold=True))
-            click.echo(_numbered(d.content, d.returned_lines.start) if line_numbers else d.content)
+            click.echo(numbered(d.content, d.returned_lines.start) if line_numbers else d.content)
             click.echo()
         for err in r.errors:
             click.echo(f"error [{err.code}]: {err.ref}: {err.message}", err=True)

@@ -3,8 +3,10 @@
 Each command parses its flags, makes one engine call and renders the result: text for people,
 `--json` (the same pydantic model every surface uses) for programs. Errors are translated
 exactly once, here: `{"error": {...}}` on stdout with `--json`, a one-line message on stderr
-otherwise, and the exit code from the one error table. Heavy imports stay inside commands so
-`gno search` starts fast.
+otherwise, and the exit code from the one error table. Each command's module is imported only
+when that command runs (`LazyGroup`), and heavy imports stay inside commands; the console
+script enters through `gno.cli.entry`, which answers `--version` and plain searches before
+click is even imported.
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from gno import __version__
+
 if TYPE_CHECKING:
-    from gno.config import Settings
     from gno.engine import Engine
     from gno.errors import GnoError
     from gno.models import GnoModel
+    from gno.settings import Settings
 
 T = TypeVar("T")
 
@@ -37,7 +41,7 @@ class AppContext:
         self._engine: Engine | None = None
 
     def settings(self) -> Settings:
-        from gno.config import build_settings
+        from gno.settings import build_settings
 
         return build_settings(
             index_name=self.index, config_file=self.config, inherit_parent_env=self.inherit_parent_env
@@ -60,7 +64,12 @@ def emit_error(err: GnoError, as_json: bool) -> None:
 
 def emit_json(model: GnoModel | dict[str, Any]) -> None:
     data = model if isinstance(model, dict) else model.dump()
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    click.echo(json_text(data))
+
+
+def json_text(data: Any) -> str:
+    """The one JSON rendering of a result (also used by the cold-start path in `gno.cli.entry`)."""
+    return json.dumps(data, ensure_ascii=False, indent=2)
 
 
 def run(ctx: click.Context, as_json: bool, fn: Callable[[Engine], T], render: Callable[[T], None]) -> None:
@@ -88,7 +97,11 @@ def run(ctx: click.Context, as_json: bool, fn: Callable[[Engine], T], render: Ca
         if as_json:
             from gno.models import GnoModel
 
-            emit_json(result if isinstance(result, GnoModel | dict) else {"result": result})
+            wire = getattr(result, "wire", None)  # plain-data results (SearchPage) know their wire shape
+            if callable(wire):
+                emit_json(wire())
+            else:
+                emit_json(result if isinstance(result, GnoModel | dict) else {"result": result})
         else:
             render(result)
 
@@ -111,7 +124,60 @@ def lock_wait_seconds(lock_wait: str | None, no_wait: bool) -> float | None:
     return None if lock_wait is None else parse_duration(lock_wait)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+#: command name → module of `gno.cli` defining it; a command missing here is still found (slowly).
+COMMAND_MODULES: dict[str, str] = {
+    **dict.fromkeys(("init", "collection", "update", "status", "demo"), "commands_core"),
+    **dict.fromkeys(("search", "get", "multi-get", "ls"), "commands_read"),
+    **dict.fromkeys(("embed", "index", "vsearch", "query", "bench"), "commands_retrieve"),
+    **dict.fromkeys(("remember", "recall", "audit"), "commands_memory"),
+    **dict.fromkeys(("context", "changes", "diff", "impact", "links", "backlinks", "ask"), "commands_evidence"),
+    **dict.fromkeys(("serve", "mcp", "capture"), "commands_serve"),
+    **dict.fromkeys(("agents", "skill"), "commands_agents"),
+    "service": "commands_service",
+}
+
+
+class LazyGroup(click.Group):
+    """Imports a command's module when the command is looked up, so `gno recall` loads no
+    REST, MCP or vector code; listing the commands (`gno --help`) imports them all."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMAND_MODULES.get(cmd_name)
+        if module is not None and cmd_name not in self.commands:
+            _load(module)
+        found = super().get_command(ctx, cmd_name)
+        if found is None and not _ALL_LOADED:
+            _load_all()
+            found = super().get_command(ctx, cmd_name)
+        return found
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        _load_all()
+        return super().list_commands(ctx)
+
+
+_LOADED: set[str] = set()
+_ALL_LOADED = False
+
+
+def _load(module: str) -> None:
+    if module in _LOADED:
+        return
+    import importlib
+
+    _LOADED.add(module)
+    for cmd in importlib.import_module(f"gno.cli.{module}").COMMANDS:
+        cli.add_command(cmd)
+
+
+def _load_all() -> None:
+    global _ALL_LOADED
+    for module in dict.fromkeys(COMMAND_MODULES.values()):
+        _load(module)
+    _ALL_LOADED = True
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option("--index", "index", default=None, metavar="NAME", help="Index name (default: default).")
 @click.option(
     "--config",
@@ -121,7 +187,7 @@ def lock_wait_seconds(lock_wait: str | None, no_wait: bool) -> float | None:
     help="Config file (default: $GNO_CONFIG_DIR/index.yml).",
 )
 @click.option("--verbose", is_flag=True, help="Show tracebacks for unexpected errors.")
-@click.version_option(package_name="gno", prog_name="gno")
+@click.version_option(__version__, prog_name="gno")
 @click.pass_context
 def cli(ctx: click.Context, index: str | None, config: str | None, verbose: bool) -> None:
     """gno: a local-first knowledge engine and agent memory over folders of markdown.
@@ -131,35 +197,6 @@ def cli(ctx: click.Context, index: str | None, config: str | None, verbose: bool
     Writes:            edit a note · capture a new note · remember one fact
     """
     ctx.obj = AppContext(index, config, verbose)
-
-
-def _register() -> None:
-    from gno.cli import (
-        commands_agents,
-        commands_core,
-        commands_evidence,
-        commands_memory,
-        commands_read,
-        commands_retrieve,
-        commands_serve,
-        commands_service,
-    )
-
-    for mod in (
-        commands_core,
-        commands_read,
-        commands_retrieve,
-        commands_memory,
-        commands_evidence,
-        commands_serve,
-        commands_agents,
-        commands_service,
-    ):
-        for cmd in mod.COMMANDS:
-            cli.add_command(cmd)
-
-
-_register()
 
 
 def main(argv: list[str] | None = None) -> None:

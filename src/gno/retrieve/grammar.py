@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gno.errors import ErrorCode, ValidationError
 
@@ -18,14 +18,12 @@ _TOKEN_RE = re.compile(r'-?"[^"]*"?|\S+')
 _OPERATORS = {"AND", "OR", "NOT", "NEAR"}
 
 
-@dataclass(frozen=True)
-class Term:
+class Term(NamedTuple):  # NamedTuples, not dataclasses: this module is on `gno search`'s cold path
     text: str
     phrase: bool  # quoted by the user: exact phrase, no prefix expansion
 
 
-@dataclass(frozen=True)
-class ParsedQuery:
+class ParsedQuery(NamedTuple):
     positives: tuple[Term, ...]
     negatives: tuple[Term, ...]
 
@@ -37,8 +35,13 @@ class ParsedQuery:
         return out
 
 
+_ASCII_WORD_RE = re.compile(r"[a-z0-9]+")
+
+
 def word_tokens(text: str) -> list[str]:
     """Split like FTS5's unicode61: runs of letters/digits, lowercased, diacritics kept."""
+    if text.isascii():  # the same split, without a category lookup per character
+        return _ASCII_WORD_RE.findall(text.lower())
     out, cur = [], []
     for ch in text:
         cat = unicodedata.category(ch)

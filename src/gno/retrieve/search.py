@@ -10,28 +10,81 @@ Words are stemmed (porter) and prefix-matched, so "stores" also finds "stored".
 Scores are normalised per query to 0..1 (best hit = 1.0) and are not comparable across
 queries; partial matches score below the weakest full match. Hits carry docid, uri, title,
 collection, the best-matching line and its span.
+
+Results are plain NamedTuples with the fields of `gno.models.SearchResult`, which is built from
+their wire form: a cold `gno search` prints them without importing pydantic or dataclasses.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gno.errors import ErrorCode, RuntimeFailure
-from gno.models import LineRange, SearchHit, SearchMeta, SearchResult
 from gno.retrieve.grammar import ParsedQuery, compile_fts, content_query, parse_query
 from gno.retrieve.snippets import pick_snippet
-from gno.store import documents as docs
 from gno.store.db import Store
 from gno.store.fts import BM25Hit, DocFilter, FtsQueryError, bm25_search, count_matches
+from gno.store.hits import hit_docs
+from gno.wire import wire
+
+if TYPE_CHECKING:
+    from gno.models import SearchHit
 
 
-@dataclass(frozen=True)
-class SearchOptions:
+# NamedTuples, not dataclasses: `gno search` imports this module, and `dataclasses` (through
+# `inspect`) costs more at start-up than the search itself.
+class SearchOptions(NamedTuple):
     limit: int = 10
     min_score: float = 0.0
     full: bool = False
     any_term: bool = False
+
+
+class LineSpan(NamedTuple):
+    start_line: int
+    end_line: int
+
+
+class Hit(NamedTuple):
+    """One hit; the fields (and their wire names) of `gno.models.SearchHit`."""
+
+    docid: str
+    uri: str
+    title: str
+    collection: str
+    rel_path: str
+    score: float
+    line: int
+    snippet: str
+    snippet_range: LineSpan
+    tags: list[str]
+    body: str | None = None
+    body_start_line: int | None = None
+    sources: list[str] | None = None
+    match: str | None = None  # "all" | "partial" (search only)
+
+
+class PageMeta(NamedTuple):
+    total_results: int
+    mode: str = "bm25"
+    collection: str | None = None
+    elapsed_ms: float | None = None
+    notes: list[str] | None = None
+    partial_results: int | None = None
+
+
+class SearchPage(NamedTuple):
+    """A search result as plain data; `wire()` is exactly `SearchResult.dump()`."""
+
+    query: str
+    mode: str
+    results: list[Hit]
+    meta: PageMeta
+
+    def wire(self) -> dict[str, Any]:
+        out: dict[str, Any] = wire(self)
+        return out
 
 
 def run_bm25(
@@ -53,23 +106,36 @@ def build_hits(
     sources: dict[int, list[str]] | None = None,
     partial: set[int] | None = None,
 ) -> list[SearchHit]:
+    """`collect_hits` as the pydantic models the hybrid rungs assemble."""
+    from gno.models import SearchHit
+
+    found = collect_hits(store, scored, words, full=full, sources=sources, partial=partial)
+    return [SearchHit.model_validate(wire(h)) for h in found]
+
+
+def collect_hits(
+    store: Store,
+    scored: list[tuple[int, float]],
+    words: list[str],
+    *,
+    full: bool = False,
+    sources: dict[int, list[str]] | None = None,
+    partial: set[int] | None = None,
+) -> list[Hit]:
     """Materialise (doc_id, score) pairs into hits with snippets, in the given order."""
-    ids = [i for i, _ in scored]
-    rows = docs.docs_by_ids(store, ids)
-    contents = docs.contents_of(store, (r.mirror_hash for r in rows.values()))
-    tags = docs.tags_of(store, ids)
-    out: list[SearchHit] = []
+    rows = hit_docs(store, [i for i, _ in scored])
+    out: list[Hit] = []
     for doc_id, score in scored:
         row = rows.get(doc_id)
         if row is None:
             continue
-        text = contents.get(row.mirror_hash, "")
+        text = row.markdown
         snip = pick_snippet(text, row.body_start_line, words)
         body = None
         if full:
             body = "\n".join(text.split("\n")[row.body_start_line - 1 :])
         out.append(
-            SearchHit(
+            Hit(
                 docid=row.docid,
                 uri=row.uri,
                 title=row.title,
@@ -78,8 +144,8 @@ def build_hits(
                 score=round(score, 6),
                 line=snip.line,
                 snippet=snip.text,
-                snippet_range=LineRange(start_line=snip.start_line, end_line=snip.end_line),
-                tags=tags.get(doc_id, []),
+                snippet_range=LineSpan(start_line=snip.start_line, end_line=snip.end_line),
+                tags=row.tags,
                 body=body,
                 body_start_line=row.body_start_line if full else None,
                 sources=(sources or {}).get(doc_id),
@@ -93,7 +159,7 @@ def build_hits(
 PARTIAL_CEILING = 0.9
 
 
-def search(store: Store, query: str, f: DocFilter, opts: SearchOptions) -> SearchResult:
+def search_page(store: Store, query: str, f: DocFilter, opts: SearchOptions) -> SearchPage:
     t0 = time.perf_counter()
     pq = parse_query(query)
     cq = content_query(pq)
@@ -116,11 +182,11 @@ def search(store: Store, query: str, f: DocFilter, opts: SearchOptions) -> Searc
             partial = {h.doc_id for h in more}
             total += len(more)
     scored = [(d, r) for d, r in ((d, round(s, 6)) for d, s in scored) if r >= opts.min_score]
-    results = build_hits(store, scored, cq.words(), full=opts.full, partial=partial)
-    meta = SearchMeta(
+    results = collect_hits(store, scored, cq.words(), full=opts.full, partial=partial)
+    meta = PageMeta(
         total_results=max(total, len(results)),
         collection=f.collections[0] if len(f.collections) == 1 else None,
         elapsed_ms=round((time.perf_counter() - t0) * 1000, 3),
         partial_results=len([h for h in results if h.match == "partial"]),
     )
-    return SearchResult(query=query, results=results, meta=meta)
+    return SearchPage(query=query, mode="bm25", results=results, meta=meta)

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 from gno.errors import ErrorCode, GnoError, RuntimeFailure, make_error
 from gno.models import EmbedResult, VectorStatus
-from gno.retrieve.vectors import VectorIndex
 from gno.store import vectors as vstore
 
 if TYPE_CHECKING:
@@ -24,6 +23,7 @@ if TYPE_CHECKING:
 
     from gno.embed.base import Embedder
     from gno.engine import Engine
+    from gno.retrieve.vectors import VectorIndex  # numpy: loaded with the first vector, not for lexical recall
     from gno.store.fts import DocFilter
 
 EmbedProgress = Callable[[int, int], None]
@@ -119,6 +119,8 @@ class Semantic:
         store = self.engine.store
         gen = vstore.generation(store)
         if self._index is None or self._index.fingerprint != fp or self._index.generation != gen:
+            from gno.retrieve.vectors import VectorIndex
+
             self._index = VectorIndex.load(store, fp)
             self._attach_ann(self._index)
         if len(self._index) == 0:
@@ -278,6 +280,8 @@ class Semantic:
                         progress(done, pending_total)
             if done or force:
                 # above the threshold, build the ANN index now, so queries never pay for it
+                from gno.retrieve.vectors import VectorIndex
+
                 self._index = VectorIndex.load(store, fp)
                 self._attach_ann(self._index, build=True)
         secs = time.perf_counter() - t0

@@ -9,15 +9,14 @@ word matches a document word that starts with its stem-ish prefix.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gno.retrieve.grammar import word_tokens
 
 MAX_SNIPPET_CHARS = 320
 
 
-@dataclass(frozen=True)
-class Snippet:
+class Snippet(NamedTuple):  # not a dataclass: this module is on `gno search`'s cold path
     text: str
     line: int
     start_line: int
@@ -26,6 +25,8 @@ class Snippet:
 
 def fold(word: str) -> str:
     """Drop diacritics like the index does (`remove_diacritics 2`): café → cafe."""
+    if word.isascii():  # nothing to fold; most lines of most notes
+        return word
     return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
 
 

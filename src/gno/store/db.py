@@ -7,11 +7,10 @@ WAL mode keeps readers unblocked while the single writer (who holds the write le
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from gno.errors import ErrorCode, RuntimeFailure
@@ -58,23 +57,25 @@ MIGRATIONS: list[tuple[int, str]] = [
 
 
 def _schema_sql() -> str:
+    from importlib import resources  # only when creating an index: it costs more than a search
+
     return resources.files("gno.store").joinpath("schema.sql").read_text(encoding="utf-8")
 
 
 class Store:
     """One open index database. Cheap to open; not shared across threads."""
 
-    def __init__(self, path: Path, *, create: bool = True, readonly: bool = False) -> None:
-        self.path = path
-        if not path.exists() and not create:
+    def __init__(self, path: str | os.PathLike[str], *, create: bool = True, readonly: bool = False) -> None:
+        self.path = os.fspath(path)  # a string: pathlib costs more at start-up than a search
+        if not os.path.exists(self.path) and not create:
             raise RuntimeFailure(
                 f"index database {path} does not exist: run `gno update`",
                 code=ErrorCode.INDEX_NOT_FOUND,
-                details={"path": str(path)},
+                details={"path": self.path},
             )
-        path.parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
         try:
-            self.conn = sqlite3.connect(str(path), timeout=60.0, isolation_level=None, check_same_thread=False)
+            self.conn = sqlite3.connect(self.path, timeout=60.0, isolation_level=None, check_same_thread=False)
             self.conn.row_factory = sqlite3.Row
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
@@ -87,7 +88,7 @@ class Store:
             raise RuntimeFailure(
                 f"cannot open index {path}: {exc}. The index is disposable: delete it and run "
                 "`gno update` to rebuild it from your files",
-                details={"path": str(path)},
+                details={"path": self.path},
             ) from exc
 
     def _ensure_schema(self) -> None:
@@ -147,9 +148,10 @@ class Store:
     def size_bytes(self) -> int:
         total = 0
         for suffix in ("", "-wal", "-shm"):
-            p = Path(str(self.path) + suffix)
-            if p.exists():
-                total += p.stat().st_size
+            try:
+                total += os.stat(self.path + suffix).st_size
+            except FileNotFoundError:
+                continue
         return total
 
 

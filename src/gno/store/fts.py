@@ -15,27 +15,25 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from gno.store.db import Store
 
 BM25_WEIGHTS = (1.5, 4.0, 1.0)
 
 
-@dataclass(frozen=True)
-class DocFilter:
+# Plain records are NamedTuples: `gno search` imports this module, and `dataclasses` (through
+# `inspect`) would cost more at start-up than the search itself.
+class DocFilter(NamedTuple):
     collections: Sequence[str] = ()
     tags_any: Sequence[str] = ()
     tags_all: Sequence[str] = ()
     memory_scopes: Sequence[str] = ()  # any-intersection; empty = no scope filter
     current_facts_only: bool = False  # valid memory records with no active successor
     doc_ids: Sequence[int] | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class BM25Hit:
+class BM25Hit(NamedTuple):
     doc_id: int
     raw: float  # positive: larger is better
 

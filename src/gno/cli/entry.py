@@ -1,0 +1,153 @@
+"""The console script's entry point: `gno --version` and plain searches start cold in milliseconds.
+
+Importing click, pydantic and YAML costs several times a whole BM25 search, so the two commands
+people (and agents) run most often in a fresh process are answered here first: `gno --version`,
+and `gno [--index N] [--config F] search WORDS [search options]`. This path prints only
+successful results, through the same engine call (`Engine.search_page`), renderer and JSON
+encoding as the click command. Everything else -- help, an option it does not know exactly, a
+value that does not parse, any error at all -- goes to the click CLI (`gno.cli.main`), which
+parses the same arguments again and answers or reports as usual. Nothing is printed before the
+result is complete, so handing over never duplicates output.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+#: `gno` options before the command that take a value / are flags (as in `gno.cli.main.cli`)
+_GLOBAL_VALUES = {"--index": "index", "--config": "config"}
+_GLOBAL_FLAGS = {"--verbose": "verbose"}
+#: `gno search` options (as in `gno.cli.commands_read.search`)
+_SEARCH_VALUES = {
+    "-n": "limit",
+    "--limit": "limit",
+    "-c": "collection",
+    "--collection": "collection",
+    "--min-score": "min_score",
+    "--tags-any": "tags_any",
+    "--tags-all": "tags_all",
+}
+_SEARCH_FLAGS = {"--full": "full", "--line-numbers": "line_numbers", "--files": "files", "--json": "as_json"}
+
+
+class _Unhandled(Exception):
+    """The arguments are not a plain search: let click parse them."""
+
+
+def _options(args: Sequence[str], values: dict[str, str], flags: dict[str, str], *, stop_at_word: bool) -> tuple[
+    dict[str, Any], list[str], int
+]:
+    """Options (by destination), positional words and the index where parsing stopped."""
+    opts: dict[str, Any] = {}
+    words: list[str] = []
+    i = 0
+    while i < len(args):
+        tok = args[i]
+        if tok == "--" and not stop_at_word:
+            words.extend(args[i + 1 :])
+            return opts, words, len(args)
+        name, eq, inline = tok.partition("=")
+        if name in values and tok.startswith("--") and eq:
+            opts[values[name]] = inline
+        elif tok in values:
+            if i + 1 >= len(args) or args[i + 1].startswith("-"):
+                raise _Unhandled(tok)
+            opts[values[tok]] = args[i + 1]
+            i += 1
+        elif tok in flags:
+            opts[flags[tok]] = True
+        elif tok.startswith("-") and tok != "-":
+            raise _Unhandled(tok)  # -h, unknown options, `-legacy` negations: click decides
+        elif stop_at_word:
+            return opts, words, i
+        else:
+            words.append(tok)
+        i += 1
+    return opts, words, i
+
+
+def _tags(value: str | None) -> list[str]:
+    return [t.strip() for t in (value or "").split(",") if t.strip()]
+
+
+def _search(args: Sequence[str]) -> str:
+    """The complete output of a plain `gno search`, or `_Unhandled`."""
+    glob, _, at = _options(args, _GLOBAL_VALUES, _GLOBAL_FLAGS, stop_at_word=True)
+    if at >= len(args) or args[at] != "search":
+        raise _Unhandled("not a search")
+    opts, words, _ = _options(args[at + 1 :], _SEARCH_VALUES, _SEARCH_FLAGS, stop_at_word=False)
+    if not words:
+        raise _Unhandled("no query")
+    try:
+        limit = int(opts.get("limit", 10))
+        min_score = float(opts.get("min_score", 0.0))
+    except ValueError:
+        raise _Unhandled("bad number") from None
+
+    from gno.engine import Engine
+    from gno.settings import build_settings
+
+    engine = Engine(build_settings(index_name=glob.get("index"), config_file=glob.get("config")))
+    try:
+        page = engine.search_page(
+            " ".join(words),
+            collection=opts.get("collection"),
+            limit=limit,
+            min_score=min_score,
+            tags_any=_tags(opts.get("tags_any")),
+            tags_all=_tags(opts.get("tags_all")),
+            full=bool(opts.get("full")),
+        )
+    finally:
+        engine.close()
+    if opts.get("as_json"):
+        import json
+
+        return json.dumps(page.wire(), ensure_ascii=False, indent=2) + "\n"
+    from gno.cli.render_hits import render_hits
+
+    return render_hits(
+        page,
+        files=bool(opts.get("files")),
+        line_numbers=bool(opts.get("line_numbers")),
+        full=bool(opts.get("full")),
+        styled=sys.stdout.isatty(),
+    )
+
+
+def fast_output(args: Sequence[str]) -> str | None:
+    """What this path prints for `args`, or None when the click CLI must handle them."""
+    if list(args) == ["--version"]:
+        from gno import __version__
+
+        return f"gno, version {__version__}\n"
+    try:
+        return _search(args)
+    except Exception:  # noqa: BLE001 - any error is the click CLI's to report, the same way as always
+        return None
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    try:
+        out = fast_output(args)
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        sys.exit(130)
+    if out is None:
+        from gno.cli.main import main as click_main
+
+        click_main(args)
+        return
+    try:
+        sys.stdout.write(out)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `gno search x | head`: the reader left, nothing else to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+    sys.exit(0)

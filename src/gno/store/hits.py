@@ -1,0 +1,48 @@
+"""What a page of search hits shows about its documents, read in one query.
+
+Every rung that returns hits (BM25, vectors, hybrid) turns ranked document ids into hits with a
+title, a snippet and tags. This reads exactly that for the whole page at once: identity, title,
+the canonical text the snippet is picked from, and the tags. It is kept apart from
+`gno.store.documents`, whose records are dataclasses, so that `gno search` imports neither
+`dataclasses` nor `inspect` at start-up.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from gno.store.db import Store
+
+#: SQLite's NOCASE order (the `doc_tags.tag` collation): ASCII letters folded, nothing else
+_NOCASE = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+class HitDoc(NamedTuple):
+    docid: str
+    uri: str
+    title: str
+    collection: str
+    rel_path: str
+    body_start_line: int
+    markdown: str  # "" when the content row is missing
+    tags: list[str]  # in the index's tag order
+
+
+def hit_docs(store: Store, ids: Sequence[int]) -> dict[int, HitDoc]:
+    """doc id → its hit fields, for the ids that exist."""
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    rows = store.conn.execute(
+        "SELECT d.id, d.docid, d.uri, d.title, d.collection, d.rel_path, d.body_start_line, c.markdown, "
+        "(SELECT json_group_array(t.tag) FROM doc_tags t WHERE t.doc_id = d.id) "
+        f"FROM documents d LEFT JOIN content c ON c.mirror_hash = d.mirror_hash WHERE d.id IN ({marks})",
+        tuple(ids),
+    ).fetchall()
+    out: dict[int, HitDoc] = {}
+    for r in rows:
+        tags = sorted(json.loads(r[8]), key=lambda t: t.translate(_NOCASE))
+        out[int(r[0])] = HitDoc(r[1], r[2], r[3], r[4], r[5], int(r[6]), r[7] or "", tags)
+    return out

@@ -1,0 +1,28 @@
+"""The wire shape of a plain-data result: camelCase keys, `None` fields omitted.
+
+Pydantic models dump themselves this way (`GnoModel.dump`). The few results that a cold
+command prints without importing pydantic are NamedTuples with the same field names, and this
+function gives them the same JSON, so both paths agree byte for byte.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def camel(name: str) -> str:
+    """`snippet_range` → `snippetRange` (the alias every `GnoModel` field has)."""
+    head, *rest = name.split("_")
+    return head + "".join(p[:1].upper() + p[1:] for p in rest)
+
+
+def wire(value: Any) -> Any:
+    """NamedTuples become camelCase dicts without `None` fields; lists and dicts recurse."""
+    fields = getattr(value, "_fields", None)
+    if isinstance(value, tuple) and fields is not None:
+        return {camel(name): wire(v) for name, v in zip(fields, value, strict=True) if v is not None}
+    if isinstance(value, list | tuple):
+        return [wire(v) for v in value]
+    if isinstance(value, dict):
+        return {k: wire(v) for k, v in value.items()}
+    return value

