@@ -118,7 +118,8 @@ def test_search_imports_only_what_a_search_needs(home: dict[str, str]) -> None:
 
 
 def test_search_json_and_options_take_the_fast_path(home: dict[str, str]) -> None:
-    mods, proc = imported_modules("--index", "default", "search", "-c", "notes", "-n", "3", "--json", "deploy", env=home)
+    args = ("--index", "default", "search", "-c", "notes", "-n", "3", "--json", "deploy")
+    mods, proc = imported_modules(*args, env=home)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert json.loads(proc.stdout)["meta"]["collection"] == "notes"
     assert offenders(mods, (*COLD, "gno.cli.main")) == []
