@@ -762,6 +762,7 @@ class Engine:
         """Recall current facts; the vector leg joins when the memory collection is embedded."""
         from gno.memory.contract import resolve_collection
         from gno.memory.recall import recall
+        from gno.retrieve.semantic import NO_VECTORS
 
         if not semantic:
             return recall(self, req, None, "lexical only on this surface (no model is loaded per call)")
@@ -771,7 +772,9 @@ class Engine:
             return recall(self, req)
         no_vectors = f"memory collection {coll.name!r} has no vectors yet; run `gno embed`"
         if not self.semantic.collection_embedded(coll.name):  # no model's vectors: no model (nor numpy) loaded
-            return recall(self, req, None, no_vectors)
+            from gno.store import vectors as vstore
+
+            return recall(self, req, None, no_vectors if vstore.fingerprints(self.store) else NO_VECTORS)
         reason = self.semantic.unavailable_reason()
         if reason is None and not self.semantic.collection_embedded(coll.name):  # now: the configured model's
             reason = no_vectors

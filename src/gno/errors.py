@@ -46,6 +46,7 @@ class ErrorCode(StrEnum):
     LOCKED = "LOCKED"
     RUNTIME = "RUNTIME"
     NOT_RUNNING = "NOT_RUNNING"
+    EXTRA_MISSING = "EXTRA_MISSING"  # an optional feature whose pip extra is not installed
     # vectors
     VECTORS_UNAVAILABLE = "VECTORS_UNAVAILABLE"
     VECTORS_STALE = "VECTORS_STALE"
@@ -104,6 +105,7 @@ ERROR_TABLE: dict[ErrorCode, Mapping] = {
     ErrorCode.LOCKED: Mapping(4, 409, "BUSY"),
     ErrorCode.RUNTIME: Mapping(2, 500, "RUNTIME"),
     ErrorCode.NOT_RUNNING: Mapping(3, 503, "RUNTIME"),
+    ErrorCode.EXTRA_MISSING: Mapping(2, 501, "RUNTIME"),
     ErrorCode.VECTORS_UNAVAILABLE: Mapping(2, 503, "RUNTIME"),
     ErrorCode.VECTORS_STALE: Mapping(1, 409, "CONFLICT"),
     ErrorCode.CURSOR_EXPIRED: Mapping(2, 410, "RUNTIME"),

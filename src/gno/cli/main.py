@@ -90,7 +90,9 @@ def run(ctx: click.Context, as_json: bool, fn: Callable[[Engine], T], render: Ca
     except Exception as exc:  # noqa: BLE001 - surface as RUNTIME, never a traceback
         if app.verbose or os.environ.get("GNO_DEBUG"):
             raise
-        failure = RuntimeFailure(f"{type(exc).__name__}: {exc}", code=ErrorCode.RUNTIME)
+        failure = missing_extra_error(exc, f"`{ctx.command_path}`") or RuntimeFailure(
+            f"{type(exc).__name__}: {exc}", code=ErrorCode.RUNTIME
+        )
         emit_error(failure, as_json)
         ctx.exit(failure.exit_code)
     else:
@@ -104,6 +106,15 @@ def run(ctx: click.Context, as_json: bool, fn: Callable[[Engine], T], render: Ca
                 emit_json(result if isinstance(result, GnoModel | dict) else {"result": result})
         else:
             render(result)
+
+
+def missing_extra_error(exc: BaseException, needed_for: str) -> GnoError | None:
+    """EXTRA_MISSING when `exc` is an optional dependency that is not installed."""
+    if not isinstance(exc, ImportError):
+        return None
+    from gno.extras import from_import_error
+
+    return from_import_error(exc, needed_for)
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
@@ -216,4 +227,11 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(130)
+    except ImportError as exc:  # a command that imports an optional extra outside `run`
+        words = [a for a in args if not a.startswith("-")]
+        err = missing_extra_error(exc, f"`gno {words[0]}`" if words else "`gno`")
+        if err is None:
+            raise
+        emit_error(err, "--json" in args)
+        sys.exit(err.exit_code)
     sys.exit(rv if isinstance(rv, int) else 0)

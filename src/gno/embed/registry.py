@@ -48,6 +48,8 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .base import Embedder, EmbedderUnavailable
@@ -83,18 +85,21 @@ def load_embedder(
     if name in ("", "default", "auto"):
         return _load_default(threads=threads, batch_size=batch_size, warm=warm)
     if name in _MINILM_NAMES:
-        from .minilm import MiniLMEmbedder
+        with _backend_imports("minilm"):
+            from .minilm import MiniLMEmbedder
 
         minilm = MiniLMEmbedder(threads=threads, batch_size=batch_size or 32)
         return minilm.load() if warm else minilm
     if name in _MPNET_NAMES:
-        from .mpnet import MpnetEmbedder
+        with _backend_imports("mpnet"):
+            from .mpnet import MpnetEmbedder
 
         mpnet = MpnetEmbedder(batch_size=batch_size or 8)
         return mpnet.load() if warm else mpnet
     match = _WORDLLAMA_RE.match(name)
     if match:
-        from .static import WordLlamaEmbedder
+        with _backend_imports("wordllama"):
+            from .static import WordLlamaEmbedder
 
         try:
             static = WordLlamaEmbedder(dim=int(match.group(1) or 256))
@@ -103,7 +108,8 @@ def load_embedder(
         return static.load() if warm else static
     match = _FAKE_RE.match(name)
     if match:
-        from .fake import FakeEmbedder
+        with _backend_imports("fake"):
+            from .fake import FakeEmbedder
 
         try:
             return FakeEmbedder(dim=int(match.group(1) or 64))
@@ -113,7 +119,8 @@ def load_embedder(
         raw = raw[len("openai:") :]
         name = raw.lower()
     if name.startswith(("http://", "https://")):
-        from .remote import RemoteEmbedder
+        with _backend_imports("remote"):
+            from .remote import RemoteEmbedder
 
         try:
             remote = RemoteEmbedder(
@@ -133,13 +140,25 @@ def load_embedder(
     raise EmbedderUnavailable(f"unknown embedder {spec!r}; expected {SPEC_HELP}", embedder=spec)
 
 
+@contextmanager
+def _backend_imports(name: str) -> Iterator[None]:
+    """A backend whose dependency (numpy first of all) is not installed needs the semantic extra."""
+    try:
+        yield
+    except ImportError as exc:
+        missing = (exc.name or "a dependency").split(".")[0]
+        raise EmbedderUnavailable(f"{missing} is not installed", embedder=name, extra="semantic") from exc
+
+
 def _load_default(*, threads: int | None, batch_size: int | None, warm: bool) -> Embedder:
     reasons: list[str] = []
+    missing_extra = True  # every candidate lacked a package (not a file or a broken runtime)
     for candidate in DEFAULT_ORDER:
         try:
             embedder = load_embedder(candidate, threads=threads, batch_size=batch_size, warm=warm)
         except EmbedderUnavailable as exc:
             reasons.append(str(exc))
+            missing_extra = missing_extra and exc.extra is not None
             continue
         if reasons:
             import logging  # imported here: logging alone costs ~5 ms at import time
@@ -148,7 +167,11 @@ def _load_default(*, threads: int | None, batch_size: int | None, warm: bool) ->
                 "default embedder falls back to %s (%s)", embedder.model_id, "; ".join(reasons)
             )
         return embedder
-    raise EmbedderUnavailable("no local embedding model can be loaded (" + "; ".join(reasons) + ")", embedder="default")
+    raise EmbedderUnavailable(
+        "no local embedding model can be loaded (" + "; ".join(reasons) + ")",
+        embedder="default",
+        extra="semantic" if missing_extra else None,
+    )
 
 
 def available_embedders(*, deep: bool = False, remote: str | None = None) -> list[dict[str, Any]]:

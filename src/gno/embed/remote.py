@@ -140,7 +140,7 @@ class RemoteEmbedder:
                 try:
                     import httpx
                 except ImportError as exc:
-                    raise EmbedderUnavailable("httpx is not installed", embedder=_NAME) from exc
+                    raise EmbedderUnavailable("httpx is not installed", embedder=_NAME, extra="semantic") from exc
                 headers = {"Accept": "application/json"}
                 if self._api_key:
                     headers["Authorization"] = f"Bearer {self._api_key}"

@@ -50,7 +50,7 @@ def _package_dir() -> Path:
     if "wordllama" in sys.modules:
         module = sys.modules["wordllama"]
         if module is None:
-            raise EmbedderUnavailable("wordllama is not installed", embedder=_NAME)
+            raise EmbedderUnavailable("wordllama is not installed", embedder=_NAME, extra="semantic")
         origin = getattr(module, "__file__", None)
     else:
         try:
@@ -58,7 +58,7 @@ def _package_dir() -> Path:
         except (ImportError, ValueError):
             spec = None
         if spec is None:
-            raise EmbedderUnavailable("wordllama is not installed", embedder=_NAME)
+            raise EmbedderUnavailable("wordllama is not installed", embedder=_NAME, extra="semantic")
         origin = spec.origin
     if not origin:
         raise EmbedderUnavailable("wordllama is installed without files", embedder=_NAME)
@@ -88,7 +88,7 @@ class WordLlamaEmbedder:
         if max_tokens < 1:
             raise ValueError(f"max_tokens must be >= 1, got {max_tokens}")
         if not module_available("tokenizers"):
-            raise EmbedderUnavailable("tokenizers is not installed", embedder=_NAME)
+            raise EmbedderUnavailable("tokenizers is not installed", embedder=_NAME, extra="semantic")
         pkg = _package_dir()
         weights = pkg / "weights" / f"{CONFIG}_256.safetensors"
         tokenizer = pkg / "tokenizers" / TOKENIZER_FILE

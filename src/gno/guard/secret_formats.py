@@ -220,7 +220,14 @@ class _DsPlugin:
 
 @cache
 def _detect_secrets_plugins() -> tuple[_DsPlugin, ...]:
-    """Instantiate the plugins once; an unavailable plugin is skipped, not fatal."""
+    """Instantiate the plugins once; an unavailable plugin is skipped, not fatal.
+
+    Without detect-secrets itself the guard would silently miss most credential formats, so that
+    is an error naming the extra to install.
+    """
+    from gno.extras import require
+
+    require("guard", "the Memory Guard", "detect_secrets")
     loaded: list[_DsPlugin] = []
     for module_name, class_name, rule, gate, folded in _DS_PLUGINS:
         try:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from gno.store.fts import DocFilter
 
 EmbedProgress = Callable[[int, int], None]
+NO_VECTORS = "no vectors yet; run `gno embed`"
 
 
 def document_text(title: str, text: str) -> str:
@@ -64,6 +65,10 @@ class Semantic:
             self._spec, self._reason = spec, None
         except EmbedderUnavailable as exc:
             self._reason = exc.reason
+            if exc.extra is not None:
+                from gno.extras import missing_extra
+
+                raise missing_extra(exc.extra, "embeddings and vector search", exc.reason) from exc
             raise make_error(
                 ErrorCode.VECTORS_UNAVAILABLE,
                 f"no embedding model available ({exc.reason}); gno runs in lexical mode",
@@ -103,7 +108,7 @@ class Semantic:
             reason = (
                 "vectors were built with another model; run `gno embed`"
                 if others
-                else "no vectors yet; run `gno embed`"
+                else NO_VECTORS
             )
         self._reason_cache = (gen, reason)
         return reason
