@@ -13,18 +13,32 @@ then prints passages/s for both sets and single-query latency p50/p95 for each e
 300 characters are split in the middle (at a word boundary); each first half must find its own
 second half among all second halves.  Prints MRR and top-1, with a pure-Python BM25 baseline.
 
+``--sweep`` measures what the defaults of ``gno embed`` are chosen on: each embedder × threads ×
+batch size runs in a fresh child process (so its peak resident memory is its own) that embeds
+``--sweep-chunks`` long chunks the way ``gno embed`` does, once with no load of ours ("idle") and
+once while a busy-loop process holds a core ("loaded"); it prints chunks/s and peak RSS (MB).
+
+``--gno-embed`` runs the real ``gno embed`` over the whole dwarves-brain vault in an isolated home
+(index cached under ``--cache``) and reports its chunks/s and the peak RSS of that process.
+
 Usage::
 
     python bench/embed_throughput.py [--embedders minilm,wordllama,fake] [--threads 2] [--quality]
+    python bench/embed_throughput.py --sweep [--sweep-threads 1,2] [--sweep-batches 4,8,16,32]
+    python bench/embed_throughput.py --gno-embed [--cache /work/cache/<you>/embed]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
 import re
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -158,6 +172,97 @@ def pct(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
+def _worker(spec: str, threads: int, batch: int, texts: Sequence[str]) -> dict[str, float]:
+    """One configuration in this (fresh) process: chunks/s over `texts` and this process's peak RSS."""
+    import resource
+
+    embedder = load_embedder(spec, threads=threads, batch_size=batch, warm=True)
+    embedder.embed_documents(list(texts[:batch]))  # warm-up
+    started = time.perf_counter()
+    for i in range(0, len(texts), batch):  # as `gno embed` feeds the model: one batch per call
+        embedder.embed_documents(list(texts[i : i + batch]))
+    elapsed = time.perf_counter() - started
+    return {"chunksPerS": len(texts) / elapsed, "peakRssMb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def _busy() -> subprocess.Popen[bytes]:
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    time.sleep(0.2)
+    return busy
+
+
+def sweep(args: argparse.Namespace, long_texts: Sequence[str]) -> int:
+    texts = evenly(long_texts, args.sweep_chunks)
+    print(f"sweep: {len(texts)} long chunks per run, one child process per configuration")
+    print(f"{'embedder':<12}{'threads':>8}{'batch':>6}{'idle c/s':>10}{'loaded c/s':>11}{'peak RSS MB':>12}")
+    for spec in [x.strip() for x in args.embedders.split(",") if x.strip()]:
+        for threads in [int(x) for x in args.sweep_threads.split(",")]:
+            for batch in [int(x) for x in args.sweep_batches.split(",")]:
+                out: dict[str, dict[str, float]] = {}
+                for cond in ("idle", "loaded"):
+                    busy = _busy() if cond == "loaded" else None
+                    try:
+                        proc = subprocess.run(
+                            [sys.executable, __file__, "--datasets", str(args.datasets), "--worker",
+                             f"{spec}:{threads}:{batch}:{len(texts)}"],
+                            capture_output=True, text=True, check=False,
+                        )  # fmt: skip
+                    finally:
+                        if busy is not None:
+                            busy.kill()
+                            busy.wait()
+                    if proc.returncode != 0:
+                        print(f"{spec:<12} unavailable: {proc.stderr.strip().splitlines()[-1:]}")
+                        break
+                    out[cond] = json.loads(proc.stdout.strip().splitlines()[-1])
+                if len(out) == 2:
+                    rss = max(out["idle"]["peakRssMb"], out["loaded"]["peakRssMb"])
+                    print(
+                        f"{spec:<12}{threads:>8}{batch:>6}{out['idle']['chunksPerS']:>10.1f}"
+                        f"{out['loaded']['chunksPerS']:>11.1f}{rss:>12.0f}",
+                        flush=True,
+                    )
+    print(f"machine load average (1 min) at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    return 0
+
+
+def gno_embed(args: argparse.Namespace) -> int:
+    """The real `gno embed` over dwarves-brain: chunks/s and the process's peak RSS."""
+    import resource
+    import shutil
+
+    home = args.cache / f"home-{args.notes or 'all'}"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GNO_")}
+    env.update(GNO_CONFIG_DIR=str(home / "config"), GNO_DATA_DIR=str(home / "data"), GNO_CACHE_DIR=str(home / "cache"))
+    gno = str(Path(sys.executable).with_name("gno"))
+    if not (home / "config" / "index.yml").exists():
+        shutil.rmtree(home, ignore_errors=True)
+        vault = args.datasets / "dwarves-brain"
+        if args.notes:  # the first N notes, copied next to the cached index (never into the repo)
+            sub = home / "vault"
+            for path in sorted(vault.rglob("*.md"))[: args.notes]:
+                (sub / path.relative_to(vault)).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(path, sub / path.relative_to(vault))
+            vault = sub
+        for cmd in (["init", str(vault), "--name", "dwarves"], ["update"]):
+            subprocess.run([gno, *cmd], env=env, check=True, capture_output=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    proc = subprocess.run([gno, "embed", "--force", "--json"], env=env, capture_output=True, text=True, check=False)
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    if proc.returncode != 0:
+        print(proc.stdout + proc.stderr, file=sys.stderr)
+        return 2
+    body = json.loads(proc.stdout)
+    print(
+        f"gno embed --force over dwarves-brain ({args.notes or 'all'} notes): "
+        f"{body['embedded']} chunks with {body['model']}, "
+        f"{body['chunksPerSecond']:.1f} chunks/s, peak RSS {peak / 1024:.0f} MB"
+        + ("" if peak > before else " (an earlier child was larger: RSS figure is an upper bound)")
+    )
+    print(f"machine load average (1 min) at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
@@ -169,13 +274,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--batch-size", type=int, default=None)
     parser.add_argument("--quality", action="store_true", help="also run the 'halves' retrieval check")
     parser.add_argument("--quality-n", type=int, default=300)
+    parser.add_argument("--sweep", action="store_true", help="threads x batch grid, idle and loaded")
+    parser.add_argument("--sweep-threads", default="1,2")
+    parser.add_argument("--sweep-batches", default="4,8,16,32")
+    parser.add_argument("--sweep-chunks", type=int, default=96)
+    parser.add_argument("--gno-embed", action="store_true", help="peak RSS of the real `gno embed`")
+    parser.add_argument("--notes", type=int, default=0, help="--gno-embed over the first N notes only")
+    parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "gno-bench-embed")
+    parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.gno_embed:
+        return gno_embed(args)
 
     folder = args.datasets / "dwarves-brain"
     if not folder.is_dir():
         print(f"dataset folder not found: {folder}", file=sys.stderr)
         return 2
     long_texts, short_texts, queries, halves_src = build_corpus(folder, args.long, args.short, args.queries)
+    if args.worker:
+        spec, threads, batch, n = args.worker.rsplit(":", 3)
+        print(json.dumps(_worker(spec, int(threads), int(batch), evenly(long_texts, int(n)))))
+        return 0
+    if args.sweep:
+        return sweep(args, long_texts)
     print(
         f"corpus: {len(long_texts)} long chunks (mean {statistics.mean(map(len, long_texts)):.0f} chars, "
         f"max {max(map(len, long_texts))}), {len(short_texts)} paragraphs "

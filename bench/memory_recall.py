@@ -9,10 +9,15 @@ one ``update``, then measures:
   the vocabulary of a random fact and restricted to that fact's one scope → p50/p95 ms. Calls use
   the default arguments (as the CLI does); when recall has a ``semantic`` switch the same queries
   run again with ``semantic=False`` (the MCP path: lexical leg only, no embedder lookup);
+* in-process under load: the same recalls again while this script keeps one busy-loop process
+  spinning (on a 2-core machine: the other core taken, as when an indexer or a second agent runs)
+  → p50/p95 ms, reported beside the first ("idle": no load of our own) in the same run;
 * CLI: ``--cli-runs`` (20) ``gno recall … --json`` subprocesses → p50/p95 ms (process start,
   imports and the recall; this is what an agent harness pays per call).
 
-Targets (issue 3): in-process p95 ≤ 5 ms; GNO's own memory gate is p95 ≤ 25 ms.
+Targets: in-process p95 ≤ 5 ms, also with the other core loaded; GNO's own memory gate is
+p95 ≤ 25 ms. The machine's own load (other users) is printed with the figures: above about one
+runnable process per core, p95 measures the scheduler rather than recall.
 
 Usage::
 
@@ -262,6 +267,17 @@ def main(argv: list[str] | None = None) -> int:
             modes[r.retrieval.mode] = modes.get(r.retrieval.mode, 0) + 1
             assert all(scope in f.scopes for f in r.facts)
             found += any(f.text == text for f in r.facts)
+        busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        try:
+            time.sleep(0.2)  # let it take its core
+            loaded: list[float] = []
+            for q, scope, _ in timed:
+                t = time.perf_counter()
+                one(q, scope)
+                loaded.append((time.perf_counter() - t) * 1000)
+        finally:
+            busy.kill()
+            busy.wait()
         lex_lat: list[float] = []
         if has_switch:  # the MCP path: lexical leg only, no embedder lookup at all
             for q, scope, _ in timed:
@@ -298,6 +314,13 @@ def main(argv: list[str] | None = None) -> int:
             "sourceFactReturned": round(found / len(lat), 3),
             "retrievalModes": modes,
         },
+        "inProcessLoaded": {
+            "recalls": len(loaded),
+            "p50Ms": round(pct(loaded, 50), 3),
+            "p95Ms": round(pct(loaded, 95), 3),
+            "maxMs": round(max(loaded), 3),
+        },
+        "loadAverage1m": round(os.getloadavg()[0], 2),
         "inProcessLexicalOnly": (
             {"recalls": len(lex_lat), "p50Ms": round(pct(lex_lat, 50), 3), "p95Ms": round(pct(lex_lat, 95), 3)}
             if lex_lat
@@ -311,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
         "targets": {"inProcessP95Ms": TARGET_P95_MS, "gnoGateP95Ms": GNO_GATE_P95_MS},
     }
     ip = res["inProcess"]
-    res["meetsTarget"] = ip["p95Ms"] <= TARGET_P95_MS
+    res["meetsTarget"] = max(ip["p95Ms"], res["inProcessLoaded"]["p95Ms"]) <= TARGET_P95_MS
     res["meetsGnoGate"] = ip["p95Ms"] <= GNO_GATE_P95_MS
     if args.json:
         print(json.dumps(res, indent=2))
@@ -322,6 +345,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"{'surface':<12} {'calls':>6} {'p50 ms':>9} {'p95 ms':>9} {'max ms':>9}")
     print(f"{'in-process':<12} {len(lat):>6} {ip['p50Ms']:>9.3f} {ip['p95Ms']:>9.3f} {ip['maxMs']:>9.3f}")
+    ld = res["inProcessLoaded"]
+    print(f"{'  loaded':<12} {len(loaded):>6} {ld['p50Ms']:>9.3f} {ld['p95Ms']:>9.3f} {ld['maxMs']:>9.3f}")
     if lex_lat:
         lx = res["inProcessLexicalOnly"]
         print(f"{'  lex-only':<12} {len(lex_lat):>6} {lx['p50Ms']:>9.3f} {lx['p95Ms']:>9.3f} {max(lex_lat):>9.3f}")
@@ -336,8 +361,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     if lex_lat:
         print("(lex-only = Engine.recall(..., semantic=False), the MCP path: no embedder lookup per call)")
+    print(f"machine load average (1 min) at the end: {res['loadAverage1m']} on {os.cpu_count()} cores")
     print(
-        f"in-process p95 {ip['p95Ms']:.3f} ms: target <= {TARGET_P95_MS:g} ms "
+        f"in-process p95 {ip['p95Ms']:.3f} ms idle, {ld['p95Ms']:.3f} ms loaded: target <= {TARGET_P95_MS:g} ms "
         f"{'MET' if res['meetsTarget'] else 'MISSED'}; GNO gate <= {GNO_GATE_P95_MS:g} ms "
         f"{'MET' if res['meetsGnoGate'] else 'MISSED'}"
     )

@@ -133,6 +133,8 @@ def docs_for_mirrors(store: Store, hashes: Sequence[str]) -> dict[str, list[int]
 
 def collection_has_vectors(store: Store, collection: str, fingerprint: str | None) -> bool:
     """Any vector (of `fingerprint`, or of any model when None) for an active document of a collection."""
+    if store.conn.execute("SELECT 1 FROM content_vectors LIMIT 1").fetchone() is None:
+        return False  # nothing embedded at all: no need to probe every document of the collection
     sql = (
         "SELECT 1 FROM content_vectors v JOIN documents d ON d.mirror_hash = v.mirror_hash AND d.active = 1 "
         "WHERE d.collection = ?"
