@@ -1,25 +1,25 @@
 """gno: a local-first knowledge engine and agent memory over folders of markdown.
 
 Public API: `Engine` (in-process facade), the error tree (`GnoError` and subclasses,
-`ErrorCode`) and the output models in `gno.models`. Heavy modules load lazily.
+`ErrorCode`) and the output models in `gno.models`. Everything loads lazily, on first use.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-from gno.errors import (
-    BusyError,
-    ConflictError,
-    ErrorCode,
-    GnoError,
-    NotFoundError,
-    RuntimeFailure,
-    ValidationError,
-)
-
+TYPE_CHECKING = False  # typing itself is not imported: `gno --version` needs nothing at all
 if TYPE_CHECKING:
+    from typing import Any
+
     from gno.engine import Engine
+    from gno.errors import (
+        BusyError,
+        ConflictError,
+        ErrorCode,
+        GnoError,
+        NotFoundError,
+        RuntimeFailure,
+        ValidationError,
+    )
     from gno.sdk.client import Client
 
 __version__ = "0.1.0"
@@ -38,7 +38,14 @@ __all__ = [
 ]
 
 
+_ERRORS = {"BusyError", "ConflictError", "ErrorCode", "GnoError", "NotFoundError", "RuntimeFailure", "ValidationError"}
+
+
 def __getattr__(name: str) -> Any:
+    if name in _ERRORS:
+        from gno import errors
+
+        return getattr(errors, name)
     if name == "Client":
         from gno.sdk.client import Client
 

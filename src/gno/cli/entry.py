@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # not typing's: `gno --version` imports nothing beyond this module
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from typing import Any
 
 #: `gno` options before the command that take a value / are flags (as in `gno.cli.main.cli`)
 _GLOBAL_VALUES = {"--index": "index", "--config": "config"}
