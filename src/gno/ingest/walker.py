@@ -152,9 +152,8 @@ def is_inside(real_root: str, path: str) -> bool:
 
 
 def _outside(rel: str, path: str) -> WalkIssue:
-    return WalkIssue(
-        rel, IngestCode.PATH_OUTSIDE, f"symlink to {os.path.realpath(path)}, outside the collection folder; skipped"
-    )
+    message = f"{rel} leads outside the collection (to {os.path.realpath(path)}); skipped"
+    return WalkIssue(rel, IngestCode.PATH_OUTSIDE_COLLECTION, message)
 
 
 def _linked_file(entry: os.DirEntry[str], rel: str, real_root: str, walk: Walk) -> WalkedFile | None:
@@ -218,7 +217,7 @@ def walk_collection(coll: CollectionConfig) -> Walk:
                 if not matches(rel, name):
                     if entry.is_symlink() and name not in exclude_names and os.path.isdir(entry.path):
                         if not is_inside(real_root, entry.path):  # a linked folder inside is walked as itself
-                            walk.issues.append(_outside(rel + "/", entry.path))
+                            walk.issues.append(_outside(rel, entry.path))
                     continue
                 if entry.is_symlink():
                     f = _linked_file(entry, rel, real_root, walk)
