@@ -273,6 +273,7 @@ def test_every_code_has_exactly_one_row() -> None:
         (ErrorCode.LOCKED, BusyError, 4, 409),
         (ErrorCode.RUNTIME, RuntimeFailure, 2, 500),
         (ErrorCode.NOT_RUNNING, RuntimeFailure, 3, 503),
+        (ErrorCode.ALREADY_RUNNING, BusyError, 4, 409),
         (ErrorCode.MEMORY_WRITE_LEASE_BUSY, BusyError, 4, 409),
         (ErrorCode.MEMORY_SUPERSEDE_CONFLICT, BusyError, 4, 409),
         (ErrorCode.UNAUTHORIZED, ValidationError, 1, 401),
@@ -288,7 +289,12 @@ def test_codes_map_to_class_exit_and_status(
 
 def test_busy_codes_exit_4() -> None:
     busy = {c for c, m in ERROR_TABLE.items() if m.exit_code == 4}
-    assert busy == {ErrorCode.LOCKED, ErrorCode.MEMORY_SUPERSEDE_CONFLICT, ErrorCode.MEMORY_WRITE_LEASE_BUSY}
+    assert busy == {
+        ErrorCode.LOCKED,
+        ErrorCode.ALREADY_RUNNING,
+        ErrorCode.MEMORY_SUPERSEDE_CONFLICT,
+        ErrorCode.MEMORY_WRITE_LEASE_BUSY,
+    }
     for c in busy:
         assert issubclass(error_class_for(c), BusyError)
 

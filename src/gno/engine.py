@@ -331,7 +331,9 @@ class Engine:
             )
 
     def sync_paths(self, coll: CollectionConfig, rel_paths: set[str]) -> SyncCollectionResult:
-        """Path-scoped sync for a write that already holds the lease (remember, capture, edit)."""
+        """Path-scoped sync for a caller that already holds the lease (remember, capture, edit, the
+        resident watcher): named paths that exist are (re)indexed, named paths that vanished are
+        retired, and a vanished path whose bytes reappear under a new name in the batch is a rename."""
         from gno.ingest.sync import Syncer
         from gno.models import SyncCollectionResult
 
@@ -510,6 +512,7 @@ class Engine:
         dry_run: bool = False,
         progress: Any = None,
         lock_wait: float | None = None,
+        max_chunks: int | None = None,
     ) -> EmbedResult:
         names = [self.collection(c).name for c in collections]
         return self.semantic.embed(
@@ -519,6 +522,7 @@ class Engine:
             dry_run=dry_run,
             progress=progress,
             lock_wait=lock_wait,
+            max_chunks=max_chunks,
         )
 
     def vsearch(

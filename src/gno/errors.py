@@ -47,6 +47,7 @@ class ErrorCode(StrEnum):
     RUNTIME = "RUNTIME"
     NOT_RUNNING = "NOT_RUNNING"
     EXTRA_MISSING = "EXTRA_MISSING"  # an optional feature whose pip extra is not installed
+    ALREADY_RUNNING = "ALREADY_RUNNING"
     # vectors
     VECTORS_UNAVAILABLE = "VECTORS_UNAVAILABLE"
     VECTORS_STALE = "VECTORS_STALE"
@@ -106,6 +107,7 @@ ERROR_TABLE: dict[ErrorCode, Mapping] = {
     ErrorCode.RUNTIME: Mapping(2, 500, "RUNTIME"),
     ErrorCode.NOT_RUNNING: Mapping(3, 503, "RUNTIME"),
     ErrorCode.EXTRA_MISSING: Mapping(2, 501, "RUNTIME"),
+    ErrorCode.ALREADY_RUNNING: Mapping(4, 409, "BUSY"),
     ErrorCode.VECTORS_UNAVAILABLE: Mapping(2, 503, "RUNTIME"),
     ErrorCode.VECTORS_STALE: Mapping(1, 409, "CONFLICT"),
     ErrorCode.CURSOR_EXPIRED: Mapping(2, 410, "RUNTIME"),

@@ -79,6 +79,7 @@ def test_block_is_short_and_carries_the_protocol() -> None:
         "`gno` skill",
         "edit the canonical file in place",
         "reindex",
+        "not needed while `gno daemon`/`serve` runs",
     ):
         assert needle in BODY, needle
 

@@ -84,7 +84,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         assert cp.returncode == 0, cp.stderr
     log = (root / "serve.log").open("w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gno", "serve", "--port", str(port)], env=env, stdout=log, stderr=subprocess.STDOUT
+        # --no-watch: these tests drive the Sync button; the watcher has its own tests (tests/daemon)
+        [sys.executable, "-m", "gno", "serve", "--port", str(port), "--no-watch"],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     try:
         deadline = time.monotonic() + 60

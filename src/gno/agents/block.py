@@ -50,7 +50,7 @@ Writing contract (retrieve first; answering a question never writes):
 - One standalone fact: `gno remember "<fact>" --scope <scope>` only proposes. Decide from a recall:
   `--add`, or `--supersede <uri> --predecessor-hash <hash>`, and pass the saved recall back with
   `--receipt <recall.json>` so a recalled span is never stored as a new fact.
-- After a write: reindex (`gno update`), then verify with `gno search` or `gno get`.
+- After a write: reindex (`gno update`; not needed while `gno daemon`/`serve` runs), then verify.
 
 Load the `gno` skill for workflows and memory recipes.
 """

@@ -145,6 +145,7 @@ COMMAND_MODULES: dict[str, str] = {
     **dict.fromkeys(("serve", "mcp", "capture"), "commands_serve"),
     **dict.fromkeys(("agents", "skill"), "commands_agents"),
     "service": "commands_service",
+    "daemon": "commands_daemon",
 }
 
 

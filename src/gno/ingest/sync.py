@@ -144,7 +144,7 @@ class Syncer:
         if not os.path.isdir(coll.path):
             run.folder_missing()
         else:
-            run.run(stat_paths(coll, only) if only is not None else walk_collection(coll))
+            run.run(stat_paths(coll, only) if only is not None else walk_collection(coll), named=only)
         return run.result()
 
     def finish(self, known_collections: set[str], *, prune: bool = False) -> list[str]:
@@ -217,8 +217,10 @@ class _CollectionRun:
         return self.res
 
     # -- the run -------------------------------------------------------------------------
-    def run(self, walk: Walk) -> None:
-        scoped = [f.rel_path for f in walk.files] if self.scoped else None
+    def run(self, walk: Walk, named: set[str] | None = None) -> None:
+        # a path-scoped sync (a write, the resident watcher) also looks up the named paths that
+        # vanished: they are retired, or renamed when their bytes reappear under a walked name
+        scoped = sorted({f.rel_path for f in walk.files} | (named or set())) if self.scoped else None
         rows = docs.stat_rows(self.store, self.coll.name, scoped)  # popped as walked: the rest vanished
         res = self.res
         res.scanned = len(walk.files)
@@ -231,7 +233,7 @@ class _CollectionRun:
                 continue
             todo.append((f, old))
         todo.sort(key=lambda t: t[0].rel_path)  # one order for ids and the journal, whatever the listing
-        missing = [] if self.scoped else [r for rel, r in rows.items() if r.active and not walk.covers_unlisted(rel)]
+        missing = [r for rel, r in rows.items() if r.active and not walk.covers_unlisted(rel)]
         stale: list[str] = []
         if self.problems and not self.scoped:  # problems of paths that are gone
             keep = {f.rel_path for f in walk.files} | {i.rel_path for i in walk.issues}

@@ -239,8 +239,13 @@ class Semantic:
         dry_run: bool = False,
         progress: EmbedProgress | None = None,
         lock_wait: float | None = None,
+        max_chunks: int | None = None,
     ) -> EmbedResult:
-        """Embed every chunk that lacks a vector for the configured model (incremental, resumable)."""
+        """Embed every chunk that lacks a vector for the configured model (incremental, resumable).
+
+        `max_chunks` bounds one call (the resident owner embeds in short rounds, so the write lease
+        is free between rounds and a file saved meanwhile is indexed at once); `pending` then
+        counts what is left."""
         if batch_size < 1 or batch_size > 1024:
             raise make_error(ErrorCode.VALIDATION, "--batch-size must be between 1 and 1024")
         emb = self.embedder()
@@ -265,8 +270,9 @@ class Semantic:
                     dry_run=True,
                 )
             done = 0
-            while True:
-                batch = vstore.pending_chunks(store, fp, batch_size * 8, collections)
+            while max_chunks is None or done < max_chunks:
+                want = batch_size * 8 if max_chunks is None else min(batch_size * 8, max_chunks - done)
+                batch = vstore.pending_chunks(store, fp, want, collections)
                 if not batch:
                     break
                 for i in range(0, len(batch), batch_size):
@@ -283,7 +289,7 @@ class Semantic:
                     done += len(part)
                     if progress:
                         progress(done, pending_total)
-            if done or force:
+            if (done or force) and done >= pending_total:
                 # above the threshold, build the ANN index now, so queries never pay for it
                 from gno.retrieve.vectors import VectorIndex
 
@@ -294,7 +300,7 @@ class Semantic:
             model=emb.model_id,
             fingerprint=fp,
             embedded=done,
-            pending=0,
+            pending=max(0, pending_total - done),
             total_chunks=total,
             duration_ms=round(secs * 1000, 1),
             chunks_per_second=round(done / secs, 1) if secs else 0.0,
