@@ -183,3 +183,25 @@ def test_brackets_inside_a_sentence_do_not_end_it() -> None:
     claims = segment("Long drives in [this car] really help me relax. [evidence:" + "a" * 64 + "]", "c" * 64)
     assert [c.text for c in claims] == ["Long drives in [this car] really help me relax."]
     assert claims[0].citations == ["a" * 64]
+
+
+# -- about the question's subject ---------------------------------------------------------------
+
+
+NOTES = {
+    "htmx.md": "# Htmx\n\nHtmx works over HTTP on ports 80 and 8080 in the demo.\n",
+    "cache.md": "# Cache\n\nThe cache sits in front of the API.\n",
+}
+
+
+def test_answer_about_another_subject_abstains(make_kb: MakeKB) -> None:
+    """Every name the question is about must be named where the value is stated."""
+    r = make_kb(NOTES).engine.ask("Which HTTP ports can WebSocket work over?", verify=True)
+    assert r.answer_status == "abstained", r.dump()
+
+
+def test_answer_about_the_subject_is_released(make_kb: MakeKB) -> None:
+    kb = make_kb({**NOTES, "ws.md": "# WebSocket\n\nWebSocket works over the HTTP ports 80 and 443.\n"})
+    r = kb.engine.ask("Which HTTP ports can WebSocket work over?", verify=True)
+    assert r.answer_status == "verified", r.dump()
+    assert r.answer is not None and "443" in r.answer

@@ -67,7 +67,7 @@ def notes_vocabulary(engine: Engine, cap: Capsule) -> Vocabulary:
 class QuestionCoverage:
     covered: list[str]  # the question's facets the answer (or its replies' labels and headings) states
     ratio: float  # min(covered / facets, best answer unit's content facets / content facets)
-    subject: bool  # a passage the answer quotes as stating the value names who/what the question is about
+    subject: bool  # the passages the answer quotes as stating the value name all whom/what the question is about
 
 
 def question_coverage(
@@ -90,7 +90,9 @@ def question_coverage(
     asked = [f for f in facets if f in fr.content or f in fr.names] or facets  # not "what *kind* of"
     stated = [f for f in asked if f in claimed]
     ratio = min(len(stated) / len(asked), best / len(fr.content) if fr.content else 1.0)
-    return QuestionCoverage(claimed, ratio, not fr.subjects or bool(fr.subjects & named))
+    # every name the question is about must be named where the answer is stated: an answer about
+    # one of two names (htmx for "which ports can WebSocket use over HTTP") answers another question
+    return QuestionCoverage(claimed, ratio, fr.subjects <= named)
 
 
 def answer_units(texts: list[str]) -> list[str]:
