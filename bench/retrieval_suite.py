@@ -518,6 +518,9 @@ def write_markdown(results: dict[str, Any], path: Path, command: str) -> None:
         if chk:
             lines += ["", f"Targets on the {split} part:", ""]
             lines += [f"* {'met' if ok else '**missed**'}: {name} ({fig})" for name, ok, fig in chk]
+    if results.get("skipped"):
+        lines += ["", "Not measured in this run (vectors not cached; run without `--only-embedded` to embed): "
+                  + ", ".join(results["skipped"]) + "."]
     if "embed" in results:
         lines += ["", "## Embedding cost", "", "| corpus | embedder | chunks | chunks/s (last run) |"]
         lines.append("| --- | --- | ---: | ---: |")
@@ -557,6 +560,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tldr-queries", type=int, default=400)
     ap.add_argument("--locomo-every", type=int, default=2, help="use every N-th LoCoMo question (speed)")
     ap.add_argument("--ask", action="store_true", help="also run ask --verify on the dwarves QA pairs")
+    ap.add_argument(
+        "--only-embedded", action="store_true", help="skip an embedder on a corpus whose vectors are not all cached yet"
+    )
     ap.add_argument("--write", type=Path, default=None, help="write the markdown report here")
     ap.add_argument("--json", type=Path, default=None, help="write all figures (and per-query ranks) as JSON")
     args = ap.parse_args(argv)
@@ -585,6 +591,13 @@ def main(argv: list[str] | None = None) -> int:
             runs["-"][mode] = {s: run_mode(engine, fts, corpus, mode, qs) for s, qs in parts.items()}
             log(f"  {cname} / {mode}: " + ", ".join(f"{s} {v['ndcg']:.3f}" for s, v in runs["-"][mode].items()))
         for spec in embedders:
+            if args.only_embedded:
+                set_embedder(engine, spec)
+                st = engine.semantic.status()
+                if not st.available or st.embedded_chunks < st.total_chunks:
+                    log(f"  {cname} / {spec}: {st.embedded_chunks}/{st.total_chunks} chunks embedded; skipped")
+                    results.setdefault("skipped", []).append(f"{cname}/{spec}")
+                    continue
             results["embed"].setdefault(cname, {})[spec] = embed(engine, spec)
             runs[spec] = {}
             for mode in [m for m in modes if m not in LEXICAL_MODES]:

@@ -15,7 +15,7 @@ from gno.models import DiagnoseResult, DiagnoseStage
 
 from .conftest import GRAPH, SIDE, TECH, Build, Cli, write_files
 
-STAGES = ["bm25", "vector", "fusion", "graph", "rescore", "final"]
+STAGES = ["bm25", "vector", "fusion", "graph", "rescore", "guard", "final"]
 
 
 @pytest.fixture
@@ -97,8 +97,9 @@ def test_returned_target_has_a_full_trace(linked: Engine) -> None:
     assert st["bm25"].score is not None and st["bm25"].score > 0
     assert (st["vector"].present, st["vector"].rank) == (True, 1) and 1 <= st["vector"].source_count <= 12
     assert (st["fusion"].present, st["fusion"].rank, st["fusion"].survived) == (True, 1, True)
-    # graph adds neighbours of the seeds; the target is a seed itself
-    assert (st["graph"].present, st["graph"].drop_reason) == (False, "not_in_candidate_set")
+    # graph adds neighbours of the seeds; the target is a seed itself and keeps rank 1 after it
+    assert (st["graph"].present, st["graph"].rank, st["graph"].survived) == (False, 1, True)
+    assert (st["guard"].rank, st["guard"].survived) == (1, True)
     assert (st["rescore"].present, st["rescore"].rank) == (True, 1)
     assert (st["final"].rank, st["final"].score, st["final"].survived, st["final"].drop_reason) == (1, 1.0, True, None)
     assert d.verdict == "the target is returned at rank 1"
@@ -108,7 +109,7 @@ def test_returned_target_has_a_full_trace(linked: Engine) -> None:
         "hybrid",
         True,
         True,
-        7,
+        4,
         10,
         20,
     )
@@ -120,8 +121,12 @@ def test_returned_target_has_a_full_trace(linked: Engine) -> None:
 def test_graph_presence_is_traced(linked: Engine) -> None:
     st = by_name(linked.diagnose("outage", "kb/reviews.md"))
     assert (st["bm25"].present, st["bm25"].drop_reason) == (False, "not_in_candidate_set")
-    assert (st["graph"].present, st["graph"].rank, st["graph"].survived) == (True, 1, True)
+    assert (st["graph"].present, st["graph"].survived) == (True, True)
+    # linked notes enter below the seed they were reached from
+    assert st["graph"].rank is not None and st["graph"].rank > 1
     assert st["vector"].present is True
+    # its cosine is below the vector leg's floor: fusion never had it
+    assert (st["fusion"].present, st["fusion"].drop_reason) == (False, "not_in_candidate_set")
 
 
 def test_ranking_miss_is_told_apart(linked: Engine) -> None:
@@ -129,27 +134,33 @@ def test_ranking_miss_is_told_apart(linked: Engine) -> None:
     st = by_name(d)
     assert (st["final"].present, st["final"].rank, st["final"].survived, st["final"].drop_reason) == (
         True,
-        2,
+        3,
         False,
         "below_cutoff",
     )
+    # the stage that placed it past the limit is named
     assert d.verdict == (
-        "ranking miss: retrieved by vector but ranked 2 (limit 1); raise -n or -C, or sharpen the query"
+        "ranking miss: retrieved by vector but ranked 3 (limit 1): graph ranked it 3; "
+        "raise -n or -C, or sharpen the query"
     )
     assert [h.uri for h in linked.query("outage", limit=1).results] == ["gno://kb/incident.md"]
 
 
-def test_candidate_limit_cut_shows_below_cutoff_at_fusion(linked: Engine) -> None:
+def test_candidate_limit_cut_shows_below_cutoff(linked: Engine) -> None:
     d = linked.diagnose("outage", "kb/reviews.md", candidate_limit=1)
     st = by_name(d)
-    assert (st["fusion"].present, st["fusion"].rank, st["fusion"].survived, st["fusion"].drop_reason) == (
-        True,
-        2,
-        False,
-        "below_cutoff",
-    )
-    assert (st["rescore"].present, st["rescore"].drop_reason) == (False, "not_in_candidate_set")
+    assert (st["graph"].present, st["graph"].survived, st["graph"].drop_reason) == (True, False, "below_cutoff")
+    assert (st["rescore"].survived, st["rescore"].drop_reason) == (False, "below_cutoff")
     assert d.meta.candidate_limit == 1
+
+
+def test_fusion_rank_is_taken_before_graph_expansion(linked: Engine) -> None:
+    """The rank fusion gave is not the rank after the graph merged its neighbours in."""
+    d = linked.diagnose("outage migration canary", "kb/remediation.md", limit=1)
+    st = by_name(d)
+    assert st["fusion"].rank is not None and st["graph"].rank is not None
+    run = linked.query("outage migration canary", fast=True)  # fast = fusion alone
+    assert [h.rel_path for h in run.results].index("remediation.md") + 1 == st["fusion"].rank
 
 
 def test_candidate_generation_miss_in_hybrid_mode(build: Build) -> None:
@@ -221,8 +232,8 @@ def test_cli_diagnose_json_and_text(linked: Engine, cli: Cli) -> None:
     assert r.exit_code == 0
     lines = r.stdout.splitlines()
     assert lines[0] == "target gno://kb/reviews.md: diagnosed"
-    assert [ln.split()[0] for ln in lines[1:7]] == STAGES
-    assert lines[-1].startswith("ranking miss: retrieved by vector but ranked 2 (limit 1)")
+    assert [ln.split()[0] for ln in lines[1:8]] == STAGES
+    assert lines[-1].startswith("ranking miss: retrieved by vector but ranked 3 (limit 1): graph ranked it 3")
     r = cli("query", "diagnose", "outage", "--target", "kb/nope.md", "--json")
     assert r.exit_code == 0 and r.json["target"]["status"] == "not_found"
     r = cli("query", "diagnose", "outage")

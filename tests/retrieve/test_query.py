@@ -16,7 +16,7 @@ from gno.store.fts import DocFilter
 
 from .conftest import GRAPH, SIDE, TECH, TECH_QUERIES, Build, Cli, expect_code
 
-STAGES = ["bm25", "vector", "fusion", "graph", "rescore", "assembly"]
+STAGES = ["bm25", "vector", "fusion", "graph", "rescore", "guard", "assembly"]
 
 
 def rr(paths: list[str], want: str) -> float:
@@ -81,14 +81,16 @@ def test_explain_stage_names_and_statuses_for_each_depth(linked: Engine) -> None
     assert stages() == [(n, "active") for n in STAGES]
     fast = linked.query("outage", fast=True, explain=True).explain
     assert fast is not None and (fast.depth, fast.candidate_limit) == ("fast", 20)
-    assert [(s.name, s.status, s.reason) for s in fast.stages] == [
+    assert [(s.name, s.status, s.reason) for s in fast.stages if s.name != "fusion"] == [
         ("bm25", "active", None),
         ("vector", "active", None),
-        ("fusion", "active", None),
         ("graph", "skipped", "--fast"),
         ("rescore", "skipped", "--fast"),
+        ("guard", "active", "BM25 #1 already in the top 3"),
         ("assembly", "active", None),
     ]
+    fusion = next(s for s in fast.stages if s.name == "fusion")
+    assert fusion.status == "active" and fusion.reason is not None and fusion.reason.startswith("vector weight")
     thorough = linked.query("outage", thorough=True, explain=True).explain
     assert thorough is not None and (thorough.depth, thorough.candidate_limit) == ("thorough", 40)
     assert [s.name for s in thorough.stages] == [
@@ -98,6 +100,7 @@ def test_explain_stage_names_and_statuses_for_each_depth(linked: Engine) -> None
         "feedback",
         "graph",
         "rescore",
+        "guard",
         "assembly",
     ]
     fb = next(s for s in thorough.stages if s.name == "feedback")
@@ -129,7 +132,7 @@ def test_cli_explain_prints_stages_on_stderr(linked: Engine, cli: Cli) -> None:
     assert r.exit_code == 0, r.stderr
     lines = r.stderr.splitlines()
     assert lines[0] == "explain: depth=balanced candidateLimit=20"
-    assert [ln.split()[0] for ln in lines[1:7]] == STAGES
+    assert [ln.split()[0] for ln in lines[1:8]] == STAGES
     assert "incident.md" in r.stdout
     r = cli("query", "outage", "--explain", "--json")
     assert r.exit_code == 0
@@ -289,6 +292,7 @@ def test_lexical_only_skips_the_vector_leg(linked: Engine) -> None:
         ("fusion", "active"),
         ("graph", "active"),
         ("rescore", "skipped"),
+        ("guard", "skipped"),
         ("assembly", "active"),
     ]
     assert next(s for s in x.stages if s.name == "vector").reason == "lexical only"

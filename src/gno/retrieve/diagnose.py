@@ -1,10 +1,12 @@
 """Rung 7: `query diagnose` — where did the document I expected drop out?
 
 Runs the same hybrid pipeline as `gno query` and reads its stage traces for one target:
-presence, rank and score in bm25, vector, fusion, graph and rescore, whether it survived into
-the next stage, and the drop reason (`not_in_candidate_set`, `below_cutoff`, `skipped`). A
-candidate-generation miss (never retrieved) is told apart from a ranking miss (retrieved, then
-cut), before anyone falls back to grep.
+presence, rank and score in the bm25 and vector legs; then, for each ordering stage (fusion
+before any graph expansion, graph, rescore, guard), the target's rank once that stage applied,
+whether it survived into the next stage, and the drop reason (`not_in_candidate_set`,
+`below_cutoff`, `skipped`). A candidate-generation miss (never retrieved) is told apart from a
+ranking miss (retrieved, then cut), and a ranking miss names the stage that pushed the target
+past the limit, before anyone falls back to grep.
 """
 
 from __future__ import annotations
@@ -59,6 +61,9 @@ def _target(engine: Engine, ref: str, f: DocFilter) -> tuple[DiagnoseTarget, doc
     return t, row
 
 
+ORDERING = ("fusion", "graph", "rescore", "guard")
+
+
 def _stage(st: Stage, doc_id: int, cutoff: int | None) -> DiagnoseStage:
     if st.status == "skipped":
         return DiagnoseStage(
@@ -71,9 +76,12 @@ def _stage(st: Stage, doc_id: int, cutoff: int | None) -> DiagnoseStage:
             reason=st.reason,
         )
     present = doc_id in st.scores or doc_id in st.ranked
-    rank = st.ranked.index(doc_id) + 1 if doc_id in st.ranked else None
-    survived = present and (cutoff is None or (rank is not None and rank <= cutoff))
-    drop = None if survived else ("not_in_candidate_set" if not present else "below_cutoff")
+    order = st.after if st.after is not None else st.ranked
+    rank = order.index(doc_id) + 1 if doc_id in order else None
+    if st.name in ORDERING and st.name != "graph":
+        present = rank is not None
+    survived = rank is not None and (cutoff is None or rank <= cutoff) if st.name in ORDERING else present
+    drop = None if survived else ("not_in_candidate_set" if rank is None else "below_cutoff")
     score = st.scores.get(doc_id)
     return DiagnoseStage(
         name=st.name,
@@ -95,11 +103,11 @@ def diagnose(engine: Engine, query: str, ref: str, f: DocFilter, opts: QueryOpti
     by_name = {s.name: s for s in run.stages}
     stages: list[DiagnoseStage] = []
     doc_id = row.id if row is not None and target.status == "diagnosed" else -1
-    for name in ("bm25", "vector", "fusion", "graph", "rescore"):
+    for name in ("bm25", "vector", *ORDERING):
         st = by_name.get(name)
         if st is None:
             continue
-        cutoff = cand if name in ("fusion", "rescore") else None
+        cutoff = cand if name in ORDERING else None
         ds = _stage(st, doc_id, cutoff)
         if name == "fusion":  # the number of source lists fused, as the reference counts it
             ds.source_count = sum(1 for n in ("bm25", "vector", "feedback", "graph")
@@ -169,5 +177,17 @@ def _verdict(t: DiagnoseTarget, stages: list[DiagnoseStage], limit: int) -> str:
         )
     return (
         f"ranking miss: retrieved by {', '.join(s.name for s in legs)} but ranked {final.rank} "
-        f"(limit {limit}); raise -n or -C, or sharpen the query"
+        f"(limit {limit}){_culprit(stages, limit)}; raise -n or -C, or sharpen the query"
     )
+
+
+def _culprit(stages: list[DiagnoseStage], limit: int) -> str:
+    """Which ordering stage first pushed the target past the limit (or that fusion never let it in)."""
+    prev: int | None = None
+    for s in stages:
+        if s.name not in ORDERING or s.status != "active" or s.rank is None:
+            continue
+        if s.rank > limit and (prev is None or prev <= limit):
+            return f": {s.name} ranked it {s.rank}" if prev is None else f": {s.name} moved it from {prev} to {s.rank}"
+        prev = s.rank
+    return ""

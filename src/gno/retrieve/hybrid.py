@@ -1,18 +1,23 @@
-"""Rung 3: hybrid query. BM25 (documents) + vectors (chunks) → RRF → graph → re-scoring → documents.
+"""Rung 3: hybrid query. BM25 (documents) + vectors (chunks) → fusion → graph → re-scoring → documents.
 
-Stages (reference §6, adapted to what runs offline here):
-1. bm25: document-level FTS5, any-term match ranked by BM25 (`search` stays conjunctive);
+Stages (what runs offline here; every default chosen on `bench/retrieval_suite.py`):
+1. bm25: document-level FTS5, any-term match ranked by BM25 (`search` stays conjunctive first);
 2. vector: chunk-level cosine over the configured embedder, deduplicated to documents;
-3. fusion: weighted RRF (k = 60; bm25 2.0, vector 2.0, feedback 0.5, graph 0.8) with a top-rank
-   bonus (+0.1 for rank 1 in any list, +0.04 for ranks 2-5);
-4. graph (not `--fast`): one hop of links and backlinks from the top 5 fused documents;
-5. rescore (not `--fast`): there is no cross-encoder on PyPI, so the top candidates are
-   re-scored by the quality embedder's cosine on their best chunk, blended by position
-   (ranks 1-3: 0.75 fusion / 0.25, 4-10: 0.60 / 0.40, 11+: 0.40 / 0.60), and a strong BM25 #1
-   stays on top;
-6. `--thorough` adds pseudo-relevance feedback (terms of the top 3 documents, weight 0.5) in
-   place of the LLM query expansion of the original.
-Every stage leaves a trace: `--explain` prints them, `query diagnose` explains a missing target.
+3. fusion: calibrated scores, not ranks. Each leg's scores are mapped to 0..1 within the query
+   above a floor, and weighted by how far that leg can be trusted for the embedder in use
+   (`LEG_TRUST`): a document found by one leg keeps what that leg says about it, and a weak
+   static model cannot drag BM25 down. `--thorough` adds pseudo-relevance feedback (terms of
+   the top 3 documents) as a third, lighter leg;
+4. graph (not `--fast`): one hop of links and backlinks from the top 5 fused documents. Linked
+   notes enter *below* those seeds: the graph can lift a neighbour from the tail, never over
+   the documents the query itself found best;
+5. rescore (not `--fast`): when the vectors come from a fast static model, the top candidates are
+   re-scored by MiniLM's cosine on their best chunk, blended by position (ranks 1-3: 0.75
+   fusion / 0.25, 4-10: 0.60 / 0.40, 11+: 0.40 / 0.60);
+6. guard: a document that is BM25's #1 and holds the only few exact matches of a rare query
+   word never leaves the top 3.
+Every stage leaves a trace (the order after it): `--explain` prints them and `query diagnose`
+names the stage that dropped a target.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from typing import TYPE_CHECKING, Literal
 
 from gno.errors import GnoError
 from gno.models import SearchHit, SearchMeta, SearchResult
-from gno.retrieve.fusion import RRF_K, rrf_scores
+from gno.retrieve.fusion import LegTrust, calibrated_scores
 from gno.retrieve.grammar import STOPWORDS, ParsedQuery, Term, compile_fts, content_query, parse_query, word_tokens
 from gno.retrieve.search import build_hits
 from gno.store import documents as docs
@@ -36,12 +41,23 @@ from gno.store.fts import BM25Hit, DocFilter, bm25_search, count_matches, filter
 if TYPE_CHECKING:
     from gno.engine import Engine
 
-#: The reference's top-rank bonus (+0.1 / +0.04) measured -0.007 nDCG@10 on NFCorpus here, taking hybrid
-#: below 1.10 x BM25: it is off (kept as a constant so the measurement can be repeated).
-TOP_RANK_BONUS = (0.0, 0.0)
-W_BM25, W_VECTOR, W_PRF, W_GRAPH = 2.0, 2.0, 0.5, 0.8
-STRONG_TOP, STRONG_GAP = 0.84, 0.14
+#: vector-leg trust per embedder (model id prefix), chosen on the suite's tune queries
+LEG_TRUST: dict[str, LegTrust] = {
+    "minilm": LegTrust(weight=0.4, floor=0.2),
+    "mpnet": LegTrust(weight=0.4, floor=0.2),  # not tuned yet: MiniLM's
+    "wordllama": LegTrust(weight=0.3, floor=0.3),
+}
+DEFAULT_TRUST = LegTrust(weight=0.4, floor=0.2)  # remote and other models
+W_PRF = 0.25  # share of the feedback leg (`--thorough`), beside BM25's
+GRAPH_BONUS = 0.1  # what a link from a top document adds to a neighbour's fused score
 GRAPH_SEEDS, GRAPH_MAX = 5, 20
+RARE_DF = 3  # a query word in at most this many documents is rare
+RARE_TOP = 3  # ... and BM25's #1 holding it stays within this many ranks
+Ranked = list[tuple[int, float]]
+
+
+def trust_for(model_id: str) -> LegTrust:
+    return next((t for prefix, t in LEG_TRUST.items() if model_id.startswith(prefix)), DEFAULT_TRUST)
 Depth = Literal["fast", "balanced", "thorough"]
 
 
@@ -54,6 +70,7 @@ class Stage:
     reason: str | None = None
     ms: float = 0.0
     cutoff: int | None = None  # how many of `ranked` go on to the next stage
+    after: list[int] | None = None  # the ranking once this stage applied (ordering stages only)
 
 
 @dataclass
@@ -73,10 +90,6 @@ class QueryRun:
     stages: list[Stage]
     best_chunk: dict[int, tuple[str, int]]
     final: list[tuple[int, float]]  # every ranked document before the limit (diagnose)
-
-
-def _sigmoid(raw: float) -> float:
-    return 1.0 / (1.0 + math.exp(-(abs(raw) - 4.5) / 2.8))
 
 
 class HybridRetriever:
@@ -228,9 +241,19 @@ class HybridRetriever:
         keys = [best[d] for d in sims]
         texts = vstore.chunk_rows(self.store, keys)
         order = [d for d in sims if best[d] in texts]
+        import numpy as np
+
         qv = quality.embed_query(query)
-        mv = quality.embed_documents([texts[best[d]][0] for d in order])
-        sims = {d: float(mv[i] @ qv) for i, d in enumerate(order)}
+        # chunks the quality model already embedded (an index may hold vectors of both models) are
+        # read back, not embedded again: identical vectors, a fraction of the cost
+        stored = vstore.stored_vectors(self.store, quality.fingerprint, [best[d] for d in order])
+        todo = [d for d in order if best[d] not in stored]
+        mv = quality.embed_documents([texts[best[d]][0] for d in todo]) if todo else None
+        fresh = {d: mv[i] for i, d in enumerate(todo)} if mv is not None else {}
+        sims = {}
+        for d in order:
+            v = fresh[d] if d in fresh else np.frombuffer(stored[best[d]], dtype="<f4")
+            sims[d] = float(v @ qv)
         lo, hi = min(sims.values()), max(sims.values())
         top_f = head[0][1] if head and head[0][1] > 0 else 1.0
         blended: list[tuple[int, float]] = []
@@ -244,6 +267,60 @@ class HybridRetriever:
         st.scores = dict(sims)
         st.ms = (time.perf_counter() - t) * 1000
         return st, blended + tail
+
+    # -- ordering stages -------------------------------------------------------------------
+    @staticmethod
+    def _place_neighbours(fused: Ranked, neighbours: list[int]) -> Ranked:
+        """Neighbours of the seeds gain GRAPH_BONUS, capped just below the weakest seed (in link order)."""
+        seeds = fused[:GRAPH_SEEDS]
+        seed_ids = {d for d, _ in seeds}
+        floor = min((sc for _, sc in seeds), default=0.0)
+        scores = dict(fused)
+        for rank, d in enumerate(neighbours):
+            if d in seed_ids:
+                continue
+            own = scores.get(d, 0.0)
+            cap = floor * (1.0 - 1e-3 * (rank + 1))
+            scores[d] = max(own, min(own + GRAPH_BONUS, cap))
+        return _order(scores)
+
+    def _rare_guard(self, pq: ParsedQuery, f: DocFilter, hits: list[BM25Hit], ranked: Ranked) -> tuple[Stage, Ranked]:
+        """BM25's #1 that holds a rare query word (in <= RARE_DF documents) stays in the top RARE_TOP."""
+        st = Stage("guard")
+        t = time.perf_counter()
+        if not hits or not ranked:
+            st.status, st.reason = "skipped", "no BM25 hit"
+            return st, ranked
+        top = hits[0].doc_id
+        pos = next((i for i, (d, _) in enumerate(ranked) if d == top), None)
+        if pos is not None and pos < RARE_TOP:
+            st.reason = "BM25 #1 already in the top 3"
+        else:
+            rare = None
+            for term in content_query(pq).positives:
+                try:
+                    expr = compile_fts(ParsedQuery((term,), ()))
+                    if count_matches(self.store, expr, DocFilter(), cap=RARE_DF + 1) > RARE_DF:
+                        continue
+                    if bm25_search(self.store, expr, DocFilter(doc_ids=[top]), 1):
+                        rare = term.text
+                        break
+                except GnoError:
+                    continue
+            if rare is None:
+                st.reason = "no rare query word in BM25 #1"
+            else:
+                st.reason = f"BM25 #1 holds the rare word {rare!r}"
+                rest = [x for x in ranked if x[0] != top]
+                at = min(RARE_TOP - 1, len(rest))
+                score = rest[at - 1][1] if at > 0 else 1.0
+                if at < len(rest):
+                    score = (score + rest[at][1]) / 2
+                ranked = rest[:at] + [(top, score)] + rest[at:]
+        st.ranked = [d for d, _ in ranked]
+        st.after = st.ranked
+        st.ms = (time.perf_counter() - t) * 1000
+        return st, ranked
 
     # -- pipeline ----------------------------------------------------------------------------
     def run(self, query: str, f: DocFilter, opts: QueryOptions) -> QueryRun:
@@ -259,36 +336,44 @@ class HybridRetriever:
             else self._vector(query, f, pool, best)
         )
         stages = [bm25_st, vec_st]
-        lists: list[tuple[list[int], float]] = [(bm25_st.ranked, W_BM25), (vec_st.ranked, W_VECTOR)]
+        trust = DEFAULT_TRUST
+        if vec_st.status == "active":
+            trust = trust_for(self.engine.semantic.embedder().model_id)
+        w_vec = trust.weight if vec_st.status == "active" and vec_st.ranked else 0.0
+        legs: list[tuple[list[tuple[int, float]], float, float]] = [
+            ([(h.doc_id, h.raw) for h in hits], 1.0 - w_vec, 0.0),
+            ([(d, vec_st.scores[d]) for d in vec_st.ranked], w_vec, trust.floor),
+        ]
         if opts.depth == "thorough" and bm25_st.ranked:
-            prf = self._feedback(pq, f, [d for d, _ in _rrf(lists)[:3]], pool)
+            prf = self._feedback(pq, f, [d for d, _ in _order(calibrated_scores(legs))[:3]], pool)
             stages.append(prf)
-            lists.append((prf.ranked, W_PRF))
-        fused = _rrf(lists)
+            legs.append(([(d, prf.scores[d]) for d in prf.ranked], W_PRF * (1.0 - w_vec), 0.0))
+        fused = _order(calibrated_scores(legs))
+        fus = Stage("fusion", ranked=[d for d, _ in fused], scores=dict(fused), cutoff=cand)
+        fus.after = fus.ranked
+        fus.reason = f"vector weight {w_vec:.2f}, cosine floor {trust.floor:.2f}" if w_vec else "BM25 only"
+        stages.insert(2, fus)
         if opts.depth != "fast" and opts.graph and fused:
             g = self._graph([d for d, _ in fused], f)
+            fused = self._place_neighbours(fused, g.ranked)
+            g.after = [d for d, _ in fused]
             stages.append(g)
-            lists.append((g.ranked, W_GRAPH))
-            fused = _rrf(lists)
         else:
             why = "--fast" if opts.depth == "fast" else "--no-graph" if not opts.graph else "no candidates"
             stages.append(Stage("graph", "skipped", reason=why))
-        fus = Stage("fusion", ranked=[d for d, _ in fused], scores=dict(fused), cutoff=cand)
-        stages.insert(2, fus)
         ranked = fused
         if opts.depth != "fast" and fused and not opts.lexical_only:
             rs, ranked = self._rescore(query, fused, best, cand)
+            rs.after = [d for d, _ in ranked] if rs.status == "active" else None
             stages.append(rs)
-            if hits and len(hits) >= 1:
-                top = _sigmoid(hits[0].raw)
-                gap = top - (_sigmoid(hits[1].raw) if len(hits) > 1 else 0.0)
-                if top >= STRONG_TOP and gap >= STRONG_GAP and ranked and ranked[0][0] != hits[0].doc_id:
-                    lead = [x for x in ranked if x[0] == hits[0].doc_id]
-                    if lead:
-                        ranked = [(lead[0][0], ranked[0][1] + 1e-6)] + [x for x in ranked if x[0] != hits[0].doc_id]
         else:
             why = "--fast" if opts.depth == "fast" else "lexical only" if opts.lexical_only else "no candidates"
             stages.append(Stage("rescore", "skipped", reason=why))
+        if vec_st.status == "active" and w_vec and ranked:
+            gs, ranked = self._rare_guard(pq, f, hits, ranked)
+            stages.append(gs)
+        else:
+            stages.append(Stage("guard", "skipped", reason="BM25 alone already ranks"))
         top_score = ranked[0][1] if ranked and ranked[0][1] > 0 else 1.0
         final = [(d, round(max(0.0, min(1.0, s / top_score)), 6)) for d, s in ranked]
         kept = [x for x in final if x[1] >= opts.min_score][: opts.limit]
@@ -337,6 +422,6 @@ class HybridRetriever:
             hit.snippet_range.end_line = min(end, start + first + max(0, len(snippet.split("\n")) - 1))
 
 
-def _rrf(lists: list[tuple[list[int], float]]) -> list[tuple[int, float]]:
-    """Weighted RRF (k = 60), ties by document id."""
-    return sorted(rrf_scores(lists, RRF_K, TOP_RANK_BONUS).items(), key=lambda x: (-x[1], x[0]))
+def _order(scores: dict[int, float]) -> Ranked:
+    """Best first, ties by document id."""
+    return sorted(scores.items(), key=lambda x: (-x[1], x[0]))

@@ -150,3 +150,16 @@ def filtered_docs(store: Store, where: str, params: Sequence[object]) -> list[tu
     """(doc id, mirror hash) of active documents inside a filter."""
     rows = store.conn.execute(f"SELECT d.id, d.mirror_hash FROM documents d WHERE d.active = 1{where}", tuple(params))
     return [(int(r[0]), str(r[1])) for r in rows]
+
+
+def stored_vectors(store: Store, fingerprint: str, keys: Sequence[tuple[str, int]]) -> dict[tuple[str, int], bytes]:
+    """The stored float32 vectors of some chunks for one model (those that have one)."""
+    out: dict[tuple[str, int], bytes] = {}
+    for m, s in keys:
+        row = store.conn.execute(
+            "SELECT embedding FROM content_vectors WHERE fingerprint = ? AND mirror_hash = ? AND seq = ?",
+            (fingerprint, m, s),
+        ).fetchone()
+        if row is not None:
+            out[(m, s)] = bytes(row[0])
+    return out
