@@ -60,6 +60,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+from nfcorpus import isolate, read_qrels, read_tsv  # noqa: E402  (NFCorpus files, isolated gno homes)
+
 #: GNO_SUITE_SRC runs another checkout's `src` (e.g. the previous defaults) on the same cached indexes
 sys.path.insert(0, os.environ.get("GNO_SUITE_SRC") or str(ROOT / "src"))
 
@@ -120,28 +123,10 @@ def corpus_dwarves(datasets: Path, work: Path) -> Corpus:
     return Corpus("dwarves", src, ["brain"], queries, f"{sum(1 for _ in src.rglob('*.md'))} notes, wikilinked vault")
 
 
-def _nf_tsv(path: Path) -> list[tuple[str, str]]:
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            key, _, text = line.partition("\t")
-            out.append((key.strip(), text.strip()))
-    return out
-
-
-def _nf_qrels(path: Path) -> dict[str, dict[str, int]]:
-    qrels: dict[str, dict[str, int]] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        parts = line.split()
-        if len(parts) == 4 and int(parts[3]) > 0:
-            qrels.setdefault(parts[0], {})[parts[2]] = int(parts[3])
-    return qrels
-
-
 def corpus_nfcorpus(datasets: Path, work: Path) -> Corpus:
     data = datasets / "nfcorpus"
     folder = work / "files"
-    docs = _nf_tsv(data / "test.docs")
+    docs = read_tsv(data / "test.docs")
     ids = {d for d, _ in docs}
     if not (folder / ".complete").exists():
         folder.mkdir(parents=True, exist_ok=True)
@@ -157,8 +142,8 @@ def corpus_nfcorpus(datasets: Path, work: Path) -> Corpus:
         (folder / ".complete").write_text("")
     queries: list[Query] = []
     for split, part in (("tune", "dev"), ("report", "test")):
-        qrels = _nf_qrels(data / f"{part}.2-1-0.qrel")
-        for qid, text in _nf_tsv(data / f"{part}.titles.queries"):
+        qrels = read_qrels(data / f"{part}.2-1-0.qrel")
+        for qid, text in read_tsv(data / f"{part}.titles.queries"):
             grades = {f"{d}.md": g for d, g in qrels.get(qid, {}).items() if d in ids}
             if grades:
                 queries.append(Query(qid, text, split, grades))
@@ -259,14 +244,6 @@ def corpus_tldr(datasets: Path, work: Path, n_queries: int) -> Corpus:
 # -- homes -------------------------------------------------------------------------------------------
 
 
-def isolate(home: Path) -> None:
-    os.environ["GNO_CONFIG_DIR"] = str(home / "config")
-    os.environ["GNO_DATA_DIR"] = str(home / "data")
-    os.environ["GNO_CACHE_DIR"] = str(home / "cache")
-    for key in ("GNO_INDEX", "GNO_MEMORY_CALLER", "GNO_MEMORY_SESSION"):
-        os.environ.pop(key, None)
-
-
 def index_key() -> str:
     """Indexes (and their vectors) are reused while the chunker that cut them is unchanged; any other
     change reaches a cached index through `gno update` and the index migrations."""
@@ -308,6 +285,14 @@ def open_home(corpus: Corpus, home: Path) -> Any:
         (home / ".indexed").write_text(f"{time.perf_counter() - t0:.1f}")
         log(f"  indexed {corpus.name} in {time.perf_counter() - t0:.1f}s")
     return engine
+
+
+def quality_cached(engine: Any, spec: str) -> bool:
+    """Whether every chunk has a MiniLM vector (what the re-scoring of a fast embedder reads)."""
+    set_embedder(engine, "minilm")
+    st = engine.semantic.status()
+    set_embedder(engine, spec)
+    return bool(st.available and st.embedded_chunks >= st.total_chunks)
 
 
 def embed(engine: Any, spec: str) -> dict[str, Any]:
@@ -504,7 +489,9 @@ def write_markdown(results: dict[str, Any], path: Path, command: str) -> None:
         "",
         "Every figure is at the user-facing default `-n 10`. `fts-or` is the floor: a plain SQLite FTS5",
         "table over the same files with the query's words OR-ed, measured in the same run. `-` rows do",
-        "not depend on the embedder. `hit` is the share of queries that return anything at all.",
+        "not depend on the embedder. `hit` is the share of queries that return anything at all. An embedder",
+        "labelled `(previous)` is the code before the current defaults, run on the same cached indexes",
+        "(`GNO_SUITE_SRC`), merged with `--from-json`.",
         "",
         "Defaults are chosen on the **tune** part of each corpus and judged on the **report** part:",
         "",
@@ -565,7 +552,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--write", type=Path, default=None, help="write the markdown report here")
     ap.add_argument("--json", type=Path, default=None, help="write all figures (and per-query ranks) as JSON")
+    ap.add_argument(
+        "--from-json",
+        nargs="+",
+        type=Path,
+        default=None,
+        metavar="[LABEL=]FILE",
+        help="merge the figures of earlier --json runs (later files win) instead of running; LABEL renames "
+        "their embedders, e.g. previous=old.json for a run with GNO_SUITE_SRC set to the previous defaults",
+    )
     args = ap.parse_args(argv)
+    if args.from_json:
+        return report(merge_runs(args.from_json), args, argv)
     modes = [m for m in args.modes.split(",") if m]
     embedders = [e for e in args.embedders.split(",") if e]
     splits = ["tune", "report"] if args.split == "both" else [args.split]
@@ -600,7 +598,13 @@ def main(argv: list[str] | None = None) -> int:
                     continue
             results["embed"].setdefault(cname, {})[spec] = embed(engine, spec)
             runs[spec] = {}
-            for mode in [m for m in modes if m not in LEXICAL_MODES]:
+            spec_modes = [m for m in modes if m not in LEXICAL_MODES]
+            if args.only_embedded and not spec.startswith(("minilm", "mpnet")) and not quality_cached(engine, spec):
+                # the default query re-scores the top 20 with MiniLM: without its cached vectors that is
+                # 20 MiniLM embeddings per query
+                spec_modes = [m for m in spec_modes if m not in ("no-graph", "query")]
+                results.setdefault("skipped", []).append(f"{cname}/{spec} no-graph+query (MiniLM vectors not cached)")
+            for mode in spec_modes:
                 runs[spec][mode] = {s: run_mode(engine, fts, corpus, mode, qs) for s, qs in parts.items()}
                 log(f"  {cname} / {spec} / {mode}: "
                     + ", ".join(f"{s} {v['ndcg']:.3f}" for s, v in runs[spec][mode].items()))
@@ -615,6 +619,33 @@ def main(argv: list[str] | None = None) -> int:
             results["ask"] = run_ask(engine)
             log(f"  ask: {({k: v for k, v in results['ask'].items() if k != 'rows'})}")
         engine.close()
+    return report(results, args, argv)
+
+
+def merge_runs(files: list[Path]) -> dict[str, Any]:
+    """One result from several --json runs: per corpus, embedder and mode the last file wins."""
+    out: dict[str, Any] = {"splits": [], "corpora": {}, "embed": {}}
+    for item in files:
+        label, _, path = str(item).rpartition("=")
+        r = json.loads(Path(path).read_text(encoding="utf-8"))
+        out["splits"] = out["splits"] or r["splits"]
+        for cname, c in r["corpora"].items():
+            dst = out["corpora"].setdefault(cname, {**c, "runs": {}})
+            for emb, modes in c["runs"].items():
+                name = emb if not label or emb == "-" else f"{emb} ({label})"
+                dst["runs"].setdefault(name, {}).update(modes)
+        for cname, per in r.get("embed", {}).items():
+            for emb, e in per.items():
+                out["embed"].setdefault(cname, {})[emb if not label else f"{emb} ({label})"] = e
+        for key in ("ask", "ask_lexical"):
+            if key in r:
+                out[key] = r[key]
+        out.setdefault("skipped", []).extend(r.get("skipped", []))
+    return out
+
+
+def report(results: dict[str, Any], args: argparse.Namespace, argv: list[str] | None) -> int:
+    splits = results["splits"]
     for split in splits:
         print(f"\n{split} part")
         for line in table(results, split):
