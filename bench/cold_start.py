@@ -85,13 +85,16 @@ def qmd_env(home: Path) -> dict[str, str]:
 
 
 def ensure_compiled() -> str:
+    """Bring gno's bytecode up to date, as pip leaves it after an install.
+
+    An editable checkout under PYTHONDONTWRITEBYTECODE (or with stale caches after an edit) would
+    otherwise compile every module in every process, which is not what a user's install does.
+    """
     import gno
 
     pkg = Path(gno.__file__).parent
-    if list((pkg / "retrieve" / "__pycache__").glob("search.*.pyc")):
-        return "installed byte-compiled"
-    compileall.compile_dir(str(pkg), quiet=1)
-    return "editable checkout: byte-compiled first, as pip does on install"
+    stale = not compileall.compile_dir(str(pkg), quiet=1) or None
+    return "byte-compiled as pip installs it" + (" (some files failed to compile)" if stale else "")
 
 
 def timed(cmd: list[str], env: dict[str, str]) -> float:

@@ -47,6 +47,10 @@ __all__ = ["MiniLMEmbedder", "MODEL_ID", "DIM", "default_threads"]
 MODEL_ID = "minilm-l6-v2-int8"
 DIM = 384
 MAX_LENGTH = 256
+#: padded tokens per ONNX run: 4 full-length chunks (or 8 of up to 128 tokens). Measured with
+#: `bench/embed_throughput.py --gno-embed`: keeps `gno embed` under 500 MB resident, where 8
+#: full-length chunks per run peaked at 680-780 MB
+MAX_BATCH_TOKENS = 1024
 #: sha256 of the vendored ``models/minilm-tokenizer.json`` (byte-identical to the upstream file).
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 VENDORED_TOKENIZER = Path(__file__).resolve().parent / "models" / "minilm-tokenizer.json"
@@ -274,9 +278,15 @@ class MiniLMEmbedder:
         # Longest first: similar lengths share a batch (little padding); out-of-memory, if any,
         # shows up on the first batch.  Order is restored by writing rows back by index.
         order = sorted(range(len(texts)), key=lambda i: len(id_lists[i]), reverse=True)
-        for start in range(0, len(order), self._batch_size):
-            idx = order[start : start + self._batch_size]
+        start = 0
+        while start < len(order):
+            # at most batch_size texts, and at most MAX_BATCH_TOKENS padded tokens per model call:
+            # the run's transient memory grows with texts x length (~60 MB per 256-token text)
+            longest = max(1, len(id_lists[order[start]]))
+            n = max(1, min(self._batch_size, MAX_BATCH_TOKENS // longest))
+            idx = order[start : start + n]
             out[idx] = self._run_batch([id_lists[i] for i in idx])
+            start += n
         return out
 
     def embed_query(self, text: str) -> npt.NDArray[np.float32]:
