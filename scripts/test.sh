@@ -18,7 +18,7 @@ fi
 rm -f "$log"
 .venv/bin/python -m pip check >/dev/null
 echo "== ruff"
-.venv/bin/ruff check src tests bench
+.venv/bin/ruff check src tests bench integrations
 echo "== mypy (strict)"
 .venv/bin/mypy
 echo "== pytest"

@@ -308,3 +308,14 @@ def test_file_mode_is_kept(home: Path) -> None:
     p.chmod(0o640)
     gno("agents", "install", "--target", "claude")
     assert p.stat().st_mode & 0o777 == 0o640
+
+
+def test_install_points_hermes_and_openclaw_at_their_adapters(home: Path) -> None:
+    r = gno("agents", "install", "--target", "hermes", "--target", "openclaw", "--target", "claude", "--json")
+    assert r.exit_code == 0, r.output
+    files = {f["target"]: f for f in json.loads(r.output)["files"]}
+    assert "integrations/hermes-gno-memory" in files["hermes"]["adapter"]
+    assert "integrations/openclaw-gno-memory" in files["openclaw"]["adapter"]
+    assert "adapter" not in files["claude"]
+    text = gno("agents", "install", "--target", "hermes").output
+    assert "runtime adapter: memory provider integrations/hermes-gno-memory" in text

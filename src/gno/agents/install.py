@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Literal
 
 from gno.agents.block import VERSION, block_state, body_hash, insert_block, remove_block, render_block
-from gno.agents.targets import Target, resolve_agent_targets
+from gno.agents.targets import RUNTIME_ADAPTERS, Target, resolve_agent_targets
 from gno.errors import ErrorCode, RuntimeFailure, ValidationError
 from gno.fsio import atomic_write_bytes, exclusive_create
 from gno.models import GnoModel
@@ -42,6 +42,8 @@ class AgentFileResult(GnoModel):
     state: str | None = None  # verify: current | missing | outdated | malformed | unreadable
     detail: str | None = None
     backup: str | None = None
+    #: the harness's runtime memory adapter, when gno ships one (install and update only)
+    adapter: str | None = None
 
 
 class AgentsResult(GnoModel):
@@ -190,6 +192,7 @@ def run_agents(
                 state=p.state,
                 detail=p.detail,
                 backup=backup,
+                adapter=RUNTIME_ADAPTERS.get(p.target.name) if op in ("install", "update") else None,
             )
         )
     result = AgentsResult(

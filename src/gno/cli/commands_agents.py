@@ -70,6 +70,8 @@ def _render(r: AgentsResult) -> None:
             click.echo(f"             {f.detail}")
         if f.backup:
             click.echo(f"             backup {f.backup}")
+        if f.adapter:
+            click.echo(f"             runtime adapter: {f.adapter}")
     if r.operation != "verify":
         done = "would change" if r.dry_run else "changed"
         click.echo(f"gno block v{r.version} sha256:{r.block_hash}: {done} {r.changed} file(s)")
