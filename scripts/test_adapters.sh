@@ -37,7 +37,7 @@ fi
 step "install hermes-agent==$HERMES_AGENT_VERSION and the gno provider into .venv"
 log=$(mktemp)
 if ! "$PY" -m pip install -q --disable-pip-version-check "hermes-agent==$HERMES_AGENT_VERSION" \
-    ./integrations/hermes-gno-memory >"$log" 2>&1; then
+    "./integrations/hermes-gno-memory[test]" >"$log" 2>&1; then
   grep -v "is ignored" "$log" >&2
   rm -f "$log"
   echo "pip install hermes-agent failed" >&2
@@ -47,10 +47,11 @@ rm -f "$log"
 "$PY" -m pip check
 took
 
-if ! "$H/node_modules/.bin/openclaw" --version 2>/dev/null | grep -q "OpenClaw $OPENCLAW_VERSION "; then
+# the openclaw launcher is `#!/usr/bin/env node`: the Node 24 runtime must come first on PATH
+if ! PATH="$NODE_BIN:$PATH" "$H/node_modules/.bin/openclaw" --version 2>/dev/null | grep -q "OpenClaw $OPENCLAW_VERSION "; then
   install_openclaw
 fi
-echo "== harness: $("$NODE_BIN/node" --version), $("$H/node_modules/.bin/openclaw" --version)"
+echo "== harness: node $("$NODE_BIN/node" --version), $(PATH="$NODE_BIN:$PATH" "$H/node_modules/.bin/openclaw" --version)"
 
 step "hermes-gno-memory tests (real hermes, real gno)"
 (cd integrations/hermes-gno-memory && PATH="$ROOT/.venv/bin:$PATH" "$ROOT/$PY" -m pytest)
