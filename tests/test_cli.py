@@ -398,7 +398,8 @@ def test_usage_error_exits_1_not_2(capsys: pytest.CaptureFixture[str]) -> None:
         main(["search", "--json"])
     assert ei.value.code == 1
     body = json.loads(capsys.readouterr().out)
-    assert body == {"error": {"code": "VALIDATION", "message": "Missing argument 'QUERY...'.", "details": {}}}
+    message = "Missing argument 'QUERY...'; see `gno search --help`"
+    assert body == {"error": {"code": "VALIDATION", "message": message, "details": {}}}
     with pytest.raises(SystemExit) as ei:
         main(["no-such-command"])
     assert ei.value.code == 1
@@ -426,9 +427,27 @@ def test_demo_json(runner: CliRunner, tmp_path: Path) -> None:
     hits = body["search"]["results"]
     assert hits[0]["uri"] == "gno://sample/retrieval-ladder.md"
     assert hits[0]["score"] == 1.0
-    # a second run reuses the home: nothing to add
+    # the memory face: one fact remembered into the scratch memory collection, then recalled
+    mem = next(x for x in body["sync"]["collections"] if x["name"] == "memory")
+    assert mem["scanned"] == 0
+    added = body["remember"]
+    assert added["outcome"] == "added" and added["record"]["uri"].startswith("gno://memory/facts/")
+    assert (home / "memory" / added["record"]["uri"].removeprefix("gno://memory/")).is_file()
+    facts = body["recall"]["facts"]
+    assert [f["uri"] for f in facts] == [added["record"]["uri"]]
+    assert body["recall"]["retrieval"]["mode"] == "lexical"  # no model loaded: fast and offline
+    # a second run reuses the home: nothing to add, the fact is already known
     body = jinvoke(runner, "demo", "--home", str(home))
     assert body["sync"]["collections"][0]["unchanged"] == 6
+    assert body["remember"]["outcome"] == "existing"
+    assert len(body["recall"]["facts"]) == 1
+
+
+def test_demo_text_shows_search_remember_and_recall(runner: CliRunner, tmp_path: Path) -> None:
+    out = invoke(runner, "demo", "--home", str(tmp_path / "d")).stdout
+    for line in ("$ gno search 'retrieval ladder'", "$ gno remember ", "Added: ", "$ gno recall ", "(1 facts, "):
+        assert line in out, out
+    assert "gno collection add ~/notes/memory --name memory --memory" in out
 
 
 def test_demo_does_not_touch_the_user_config(runner: CliRunner, tmp_path: Path, settings: Settings) -> None:

@@ -294,6 +294,9 @@ def test_busy_codes_exit_4() -> None:
         ErrorCode.ALREADY_RUNNING,
         ErrorCode.MEMORY_SUPERSEDE_CONFLICT,
         ErrorCode.MEMORY_WRITE_LEASE_BUSY,
+        ErrorCode.MEMORY_SUPERSEDE_CONFLICT,
+        ErrorCode.MEMORY_WRITE_LEASE_BUSY,
+        ErrorCode.ADDRESS_IN_USE,
     }
     for c in busy:
         assert issubclass(error_class_for(c), BusyError)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from gno import config_snapshot
-from gno.errors import ConflictError, ErrorCode, NotFoundError, ValidationError
+from gno.errors import ConflictError, ErrorCode, NotFoundError, ValidationError, from_exception
 from gno.retrieve.search import SearchOptions, SearchPage, search_page
 from gno.store.db import Store
 from gno.store.fts import DocFilter
@@ -99,6 +99,20 @@ def _check_overlap(cfg: GnoConfig, root: Path) -> None:
 def _slug(name: str) -> str:
     s = re.sub(r"[^a-z0-9_-]+", "-", name.lower()).strip("-_")
     return (s or "notes")[:64]
+
+
+def _checked_name(name: str) -> str:
+    """A `--name` as given (trimmed, lowercased), or VALIDATION naming a valid spelling of it."""
+    from gno.config import COLLECTION_NAME_RE
+
+    cname = name.strip().lower()
+    if not COLLECTION_NAME_RE.match(cname):
+        raise ValidationError(
+            f"invalid collection name {name!r}: use lowercase letters, digits, '_' and '-' (at most 64, "
+            f"starting with a letter or digit), e.g. --name {_slug(name)}",
+            details={"collection": name, "suggestion": _slug(name)},
+        )
+    return cname
 
 
 def _unknown_collection(name: str, known: Sequence[str]) -> NotFoundError:
@@ -192,6 +206,7 @@ class Engine:
         pattern: str | None = None,
         include: Sequence[str] = (),
         exclude: Sequence[str] = (),
+        memory_managed: bool = False,
     ) -> InitResult:
         from gno.config import GnoConfig, save_config
         from gno.models import InitResult
@@ -204,7 +219,9 @@ class Engine:
         _ = self.store
         coll = None
         if path:
-            coll = self.collection_add(path, name=name, pattern=pattern, include=include, exclude=exclude)
+            coll = self.collection_add(
+                path, name=name, pattern=pattern, include=include, exclude=exclude, memory_managed=memory_managed
+            )
         return InitResult(
             config_path=str(cfg_path), db_path=str(self.settings.db_path), created=created, collection=coll
         )
@@ -231,7 +248,7 @@ class Engine:
                 details={"path": str(root)},
             )
         cfg = load_config(self.settings, must_exist=False)
-        cname = (name or _slug(root.name)).strip().lower()
+        cname = _checked_name(name) if name is not None else _slug(root.name)
         if cfg.collection(cname) is not None:
             raise ValidationError(
                 f"a collection named {cname!r} already exists; pick another --name",
@@ -248,12 +265,35 @@ class Engine:
             fields["exclude"] = list(exclude)
         try:
             coll = CollectionConfig.model_validate(fields)
-        except Exception as exc:  # pydantic's message is the useful part
-            raise ValidationError(f"invalid collection: {exc}", details={"collection": cname}) from exc
+        except Exception as exc:  # noqa: BLE001 - pydantic's first error, as one line
+            problem = from_exception(exc).message.removeprefix("invalid input: ")
+            raise ValidationError(f"invalid collection {cname!r}: {problem}", details={"collection": cname}) from exc
         cfg.collections.append(coll)
         save_config(self.settings, cfg)
         self._config = None
         return _collection_info(coll)
+
+    def collection_set(self, name: str, *, memory_managed: bool | None = None) -> CollectionInfo:
+        """Change a collection's settings in `index.yml` (no YAML editing for a memory collection).
+
+        The next `gno update` re-reads the collection's files under the new projection (a
+        collection turned memory managed gets its fact files as records, and loses them when
+        turned back), without re-embedding anything.
+        """
+        from gno.config import save_config
+
+        coll = self.collection(name)
+        if memory_managed is None:
+            raise ValidationError(
+                f"nothing to change for collection {coll.name!r}: pass --memory or --no-memory",
+                details={"collection": coll.name},
+            )
+        cfg = self.config
+        updated = coll.model_copy(update={"memory_managed": memory_managed})
+        cfg.collections = [updated if c.name == coll.name else c for c in cfg.collections]
+        save_config(self.settings, cfg)
+        self._config = None
+        return _collection_info(updated)
 
     def collection_list(self) -> CollectionList:
         from gno.models import CollectionList
@@ -825,6 +865,14 @@ class Engine:
                     warnings=per_coll.get((c.name, "warning"), 0),
                 )
             )
+        vectors = self.semantic.status()
+        steps = [
+            f"folder {c.path} of collection {c.name} is missing: restore it or run `gno collection remove {c.name}`"
+            for c in colls
+            if not c.path_exists
+        ]
+        if vectors.model is not None and vectors.reason:  # a loadable model with chunks left to embed
+            steps.append(vectors.reason)
         return StatusResult(
             index_name=self.settings.index_name,
             config_path=str(self.settings.config_path),
@@ -835,7 +883,8 @@ class Engine:
             documents=sum(c.active for c in colls),
             chunks=sum(c.chunks for c in colls),
             ingest_errors=[IngestErrorInfo.model_validate(e) for e in errs[:200]],
-            healthy=all(c.path_exists for c in colls),
+            healthy=not steps,
             memory=memory_status(self.store, [c for c in cfg.collections if c.memory_managed]),
-            vectors=self.semantic.status(),
+            vectors=vectors,
+            next_steps=steps,
         )

@@ -48,6 +48,8 @@ class ErrorCode(StrEnum):
     NOT_RUNNING = "NOT_RUNNING"
     EXTRA_MISSING = "EXTRA_MISSING"  # an optional feature whose pip extra is not installed
     ALREADY_RUNNING = "ALREADY_RUNNING"
+    ADDRESS_IN_USE = "ADDRESS_IN_USE"
+    CONTENT_TYPE_REQUIRED = "CONTENT_TYPE_REQUIRED"
     # vectors
     VECTORS_UNAVAILABLE = "VECTORS_UNAVAILABLE"
     VECTORS_STALE = "VECTORS_STALE"
@@ -108,6 +110,8 @@ ERROR_TABLE: dict[ErrorCode, Mapping] = {
     ErrorCode.NOT_RUNNING: Mapping(3, 503, "RUNTIME"),
     ErrorCode.EXTRA_MISSING: Mapping(2, 501, "RUNTIME"),
     ErrorCode.ALREADY_RUNNING: Mapping(4, 409, "BUSY"),
+    ErrorCode.ADDRESS_IN_USE: Mapping(4, 409, "BUSY"),
+    ErrorCode.CONTENT_TYPE_REQUIRED: Mapping(1, 415, "VALIDATION"),
     ErrorCode.VECTORS_UNAVAILABLE: Mapping(2, 503, "RUNTIME"),
     ErrorCode.VECTORS_STALE: Mapping(1, 409, "CONFLICT"),
     ErrorCode.CURSOR_EXPIRED: Mapping(2, 410, "RUNTIME"),
@@ -220,3 +224,36 @@ def from_body(body: dict[str, Any]) -> GnoError:
         code = ErrorCode.RUNTIME
     details = err.get("details")
     return make_error(code, str(err.get("message", raw)), details if isinstance(details, dict) else {})
+
+
+def one_line(text: str) -> str:
+    """An error message as one line: surfaces print one line per error, never a dump."""
+    return " ".join(part.strip() for part in str(text).splitlines() if part.strip())
+
+
+def _validation_problem(exc: Exception) -> str | None:
+    """`field: message` of a pydantic ValidationError's first error (duck-typed: no pydantic import)."""
+    errors = getattr(exc, "errors", None)
+    if type(exc).__name__ != "ValidationError" or not callable(errors):
+        return None
+    try:
+        first = errors()[0]
+    except Exception:  # noqa: BLE001 - not pydantic's shape after all
+        return None
+    loc = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+    msg = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
+    return f"{loc}: {msg}" if loc else msg
+
+
+def from_exception(exc: Exception) -> GnoError:
+    """Translate an exception that escaped the engine: a one-line message, never a traceback.
+
+    A pydantic validation error is bad input (VALIDATION, exit 1) and reads as `field: problem`;
+    anything else is an unexpected failure (RUNTIME) named by its type.
+    """
+    if isinstance(exc, GnoError):
+        return exc
+    problem = _validation_problem(exc)
+    if problem is not None:
+        return ValidationError(f"invalid input: {problem}")
+    return RuntimeFailure(one_line(f"{type(exc).__name__}: {exc}") or type(exc).__name__)

@@ -151,9 +151,12 @@ class StatusResult(GnoModel):
     documents: int
     chunks: int
     ingest_errors: list[IngestErrorInfo]
+    #: true when `next_steps` is empty: every folder present, every chunk embedded for the model
     healthy: bool
     memory: MemoryStatus | None = None
     vectors: VectorStatus | None = None
+    #: what to run or fix, one line each (e.g. "8 of 328 chunks unembedded — run `gno embed`")
+    next_steps: list[str] = Field(default_factory=list)
 
 
 # -- search, get, ls -----------------------------------------------------------------------

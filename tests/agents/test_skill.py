@@ -169,12 +169,8 @@ def _memory_home(tmp_path: Path) -> dict[str, str]:
     (tmp_path / "notes").mkdir()
     (tmp_path / "notes" / "hello.md").write_text("# Hello\n\nA first note.\n")
     assert gno("init").exit_code == 0
-    assert gno("collection", "add", str(tmp_path / "memory"), "--name", "memory").exit_code == 0
+    assert gno("collection", "add", str(tmp_path / "memory"), "--name", "memory", "--memory").exit_code == 0
     assert gno("collection", "add", str(tmp_path / "notes"), "--name", "notes").exit_code == 0
-    cfg_path = Path(os.environ["GNO_CONFIG_DIR"]) / "index.yml"
-    cfg = yaml.safe_load(cfg_path.read_text())
-    cfg["collections"][0]["memoryManaged"] = True
-    cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False))
     assert gno("update").exit_code == 0
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"

@@ -2,8 +2,9 @@
 
 `mem` builds one isolated gno home with a memory-managed collection `memory` and an ordinary
 collection `notes`. The config is written by hand (`version: "1.0"` + collections,
-`memoryManaged: true` on `memory`), exactly as the seed tells users to do it; there is no
-CLI flag for it. `cli` runs `gno …` in-process through click's runner.
+`memoryManaged: true` on `memory`), as a user who edits index.yml would; the CLI way
+(`gno collection add DIR --memory`) is tested in test_memory_collection_cli.py. `cli` runs
+`gno …` in-process through click's runner.
 """
 
 from __future__ import annotations

@@ -32,7 +32,9 @@ def test_first_embed_covers_every_chunk_and_second_embeds_nothing(fake_engine: E
     before = fake_engine.status().vectors
     assert before is not None
     assert (before.embedded_chunks, before.total_chunks, before.available) == (0, 5, False)
-    assert before.reason == "no vectors yet; run `gno embed`"
+    assert before.reason == "5 of 5 chunks unembedded — run `gno embed`"
+    st = fake_engine.status()
+    assert (st.healthy, st.next_steps) == (False, [before.reason])
 
     first = fake_engine.embed()
     assert (first.embedded, first.pending, first.total_chunks, first.dry_run) == (5, 0, 5, False)
@@ -47,6 +49,7 @@ def test_first_embed_covers_every_chunk_and_second_embeds_nothing(fake_engine: E
     assert after.model == FakeEmbedder(64).fingerprint
     assert after.reason is None
     assert vector_rows(fake_engine) == 5
+    assert (fake_engine.status().healthy, fake_engine.status().next_steps) == (True, [])
 
 
 def test_stored_vectors_are_the_embedder_output_as_float32(embedded: Engine) -> None:
@@ -72,6 +75,22 @@ def test_only_new_or_changed_content_is_embedded_after_an_update(embedded: Engin
     r = embedded.embed()
     assert (r.embedded, r.total_chunks) == (2, 6)
     assert embedded.embed().embedded == 0
+
+
+def test_status_names_gno_embed_while_any_chunk_lacks_a_vector(embedded: Engine, corpus: Path, cli: Cli) -> None:
+    r = cli("status")
+    assert r.exit_code == 0 and "Healthy" in r.stdout and "Next:" not in r.stdout, r.stdout
+    (corpus / "new.md").write_text("# New\n\nA brand new note about canaries.\n", encoding="utf-8")
+    embedded.update()
+    st = embedded.status()
+    assert st.next_steps == ["1 of 6 chunks unembedded — run `gno embed`"]
+    assert not st.healthy
+    r = cli("status")
+    assert "Next: 1 of 6 chunks unembedded — run `gno embed`" in r.stdout, r.stdout
+    assert "Healthy" not in r.stdout
+    assert cli("status", "--json").json["nextSteps"] == st.next_steps
+    embedded.embed()
+    assert embedded.status().healthy
 
 
 def test_identical_content_is_embedded_once_and_shared(build: Build) -> None:

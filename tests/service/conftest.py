@@ -13,14 +13,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import secrets
 import shutil
-import socket
 import tempfile
-import threading
-import time
 import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -34,6 +30,7 @@ from gno.embed import load_embedder
 from gno.service.server import ServiceRuntime, open_service
 from gno.service.settings import Limits, ServiceSettings
 from gno.service.tenancy import Principal, create_key
+from servers import uvicorn_thread
 
 BACKENDS = ["sqlite", "postgres"]
 
@@ -157,33 +154,6 @@ def http(team: Team) -> Iterator[Http]:
     client = TestClient(create_service_app(team.svc, mcp=False), base_url="http://127.0.0.1")
     yield Http(client, team)
     client.close()
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextlib.contextmanager
-def uvicorn_thread(app: Any) -> Iterator[str]:
-    """Serve `app` with uvicorn on a free loopback port in a thread; yield its base URL."""
-    import uvicorn
-
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="none"))
-    thread = threading.Thread(target=server.run, name=f"uvicorn-{port}", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError(f"uvicorn did not start on port {port}")
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(20)
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -18,8 +19,9 @@ import pytest
 from click.testing import CliRunner
 
 from gno.cli.main import cli
+from servers import announced_port, file_reader
 
-from .conftest import _pg_missing, free_port
+from .conftest import _pg_missing
 
 
 def gno(*args: str) -> tuple[int, str]:
@@ -85,28 +87,34 @@ def test_workspace_delete_command(gno_home: Path) -> None:
 def served(gno_home: Path) -> Iterator[tuple[str, dict[str, str]]]:
     env = {**os.environ, "GNO_SERVICE_EMBED": "fake:64"}
     keys = {p: gno_json("service", "key", "create", "--project", p)["key"] for p in ("alpha", "beta")}
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "gno", "service", "serve", "--port", str(port)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait(url, keys["alpha"], proc)
+    with _service_serve(gno_home, env, keys["alpha"]) as url:
         yield url, keys
+
+
+@contextlib.contextmanager
+def _service_serve(tmp: Path, env: dict[str, str], key: str, *args: str) -> Iterator[str]:
+    """`gno service serve --port 0 …args` answering /v1/health with `key`; stopped after."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    log = Path(tempfile.mkstemp(prefix="service-", suffix=".log", dir=tmp)[1])
+    with log.open("wb") as fh:
+        cmd = [sys.executable, "-m", "gno", "service", "serve", "--port", "0", *args]
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=fh)
+    try:
+        url = f"http://127.0.0.1:{announced_port(proc, file_reader(log))}"
+        deadline = time.monotonic() + 120
+        while True:
+            assert proc.poll() is None, file_reader(log)()
+            try:
+                httpx.get(f"{url}/v1/health", headers={"Authorization": f"Bearer {key}"}, timeout=2)
+                break
+            except httpx.TransportError:
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"gno service serve did not answer:\n{file_reader(log)()}") from None
+                time.sleep(0.1)
+        yield url
     finally:
         proc.terminate()
-        proc.communicate(timeout=20)
-
-
-def _wait(url: str, key: str, proc: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
-        try:
-            httpx.get(f"{url}/v1/health", headers={"Authorization": f"Bearer {key}"}, timeout=2)
-            return
-        except httpx.TransportError:
-            time.sleep(0.1)
-    raise AssertionError("gno service serve did not start")
+        proc.wait(timeout=30)
 
 
 def test_serve_real_process(served: tuple[str, dict[str, str]]) -> None:
@@ -129,20 +137,12 @@ def test_serve_with_embedded_postgres(gno_home: Path) -> None:
     db = f"embedded-postgres:{root / 'pg'}"
     try:
         key = gno_json("service", "--database", db, "key", "create", "--project", "alpha")["key"]
-        port = free_port()
         env = {**os.environ, "GNO_SERVICE_EMBED": "fake:64"}
-        cmd = [sys.executable, "-m", "gno", "service", "serve", "--port", str(port), "--database", db]
-        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            _wait(url, key, proc)
+        with _service_serve(gno_home, env, key, "--database", db) as url:
             h = {"Authorization": f"Bearer {key}"}
             rid = httpx.post(f"{url}/v1/memory/remember", json={"content": "postgres holds this"}, headers=h).json()
             found = httpx.post(f"{url}/v1/memory/search", json={"query": "postgres"}, headers=h).json()
             assert found["hits"][0]["id"] == rid["id"]
-        finally:
-            proc.terminate()
-            proc.communicate(timeout=30)
         assert not (root / "pg" / "postmaster.pid").exists()  # the bundled server was stopped
     finally:
         shutil.rmtree(root, ignore_errors=True)

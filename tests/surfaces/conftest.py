@@ -18,10 +18,9 @@ import asyncio
 import contextlib
 import json
 import os
-import socket
 import subprocess
 import sys
-import threading
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -39,6 +38,7 @@ from gno.engine import Engine
 from gno.memory.models import MemoryRecord, RecallResult
 from gno.memory.recall import RecallRequest
 from gno.memory.remember import RememberRequest
+from servers import announced_port, file_reader, uvicorn_thread
 
 #: identity every in-process surface call uses unless a test says otherwise
 CALLER = "surface-test"
@@ -47,7 +47,7 @@ MCP_CLIENT_NAME = "contract-test-client"
 SCOPE = "project:gno"
 DEPLOY_NOTE = "# Deploys\n\nWe deploy on Tuesdays from the main branch.\n"
 HANDBOOK_NOTE = "---\ntitle: Handbook\ntags: [team]\n---\n\n# Handbook\n\nOn-call rotates weekly.\n"
-SERVE_START_TIMEOUT_S = 60.0
+SERVE_START_TIMEOUT_S = 180.0
 
 
 # -- environment -----------------------------------------------------------------------------
@@ -274,34 +274,6 @@ def sdk_local(env: SurfaceEnv) -> Iterator[Any]:
     client.close()
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextlib.contextmanager
-def uvicorn_thread(app: Any) -> Iterator[str]:
-    """Serve `app` with uvicorn on a free loopback port in a daemon thread; yield its base URL."""
-    import uvicorn
-
-    port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="none")
-    server = uvicorn.Server(config)
-    t = threading.Thread(target=server.run, name=f"uvicorn-{port}", daemon=True)
-    t.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if not t.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError(f"uvicorn did not start on port {port}")
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        t.join(timeout=20)
-
-
 @pytest.fixture
 def live_url(env: SurfaceEnv) -> Iterator[str]:
     """A second app over the test's engine, served over real HTTP (uvicorn in a thread)."""
@@ -355,21 +327,20 @@ def gno_serve(
     tmp: Path,
     *args: str,
     env: dict[str, str] | None = None,
-    port: int | None = None,
     health_headers: dict[str, str] | None = None,
 ) -> Iterator[ServeProcess]:
-    """Start `gno serve --port <free> …args` and wait until /api/health answers; stop it after."""
-    port = port or free_port()
-    log = tmp / f"serve-{port}.log"
+    """Start `gno serve --port 0 …args`, read the port it announces, wait for /api/health; stop it after."""
+    log = Path(tempfile.mkstemp(prefix="serve-", suffix=".log", dir=tmp)[1])
     with log.open("wb") as fh:
         proc = subprocess.Popen(
-            gno_command("serve", "--port", str(port), *args),
+            gno_command("serve", "--port", "0", *args),
             env=dict(os.environ) if env is None else env,
             stdout=fh,
             stderr=subprocess.STDOUT,
         )
-    sp = ServeProcess(proc, port, log)
     try:
+        port = announced_port(proc, file_reader(log), SERVE_START_TIMEOUT_S)
+        sp = ServeProcess(proc, port, log)
         deadline = time.monotonic() + SERVE_START_TIMEOUT_S
         while True:
             if proc.poll() is not None:

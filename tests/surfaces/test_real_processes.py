@@ -26,7 +26,7 @@ import pytest
 import gno
 from gno.errors import ERROR_TABLE, ErrorCode
 
-from .conftest import SCOPE, SurfaceEnv, free_port, gno_command, gno_serve, read_front_matter
+from .conftest import SCOPE, SurfaceEnv, gno_command, gno_serve, read_front_matter
 
 READ_SET = {"gno_search", "gno_get", "gno_multi_get", "gno_ls", "gno_status", "gno_recall"}
 WRITE_SET = {"gno_remember", "gno_capture", "gno_update"}
@@ -325,7 +325,7 @@ def test_two_mcp_http_sessions_get_different_session_identities(env: SurfaceEnv,
 
 def test_gno_serve_off_loopback_without_token_file_exits_1(env: SurfaceEnv) -> None:
     r = subprocess.run(
-        gno_command("serve", "--host", "0.0.0.0", "--port", str(free_port())),
+        gno_command("serve", "--host", "0.0.0.0", "--port", "0"),
         capture_output=True,
         text=True,
         timeout=60,
@@ -340,7 +340,7 @@ def test_gno_serve_with_an_empty_token_file_exits_1(env: SurfaceEnv) -> None:
     token = env.tmp / "token"
     token.write_text("\n", encoding="utf-8")
     r = subprocess.run(
-        gno_command("serve", "--host", "0.0.0.0", "--port", str(free_port()), "--token-file", str(token)),
+        gno_command("serve", "--host", "0.0.0.0", "--port", "0", "--token-file", str(token)),
         capture_output=True,
         text=True,
         timeout=60,

@@ -16,8 +16,9 @@ import gno
 from gno.memory.models import RecallResult, RememberResult
 from gno.models import CaptureResult, DocumentResult, DocUpdateResult, SearchResult, StatusResult
 from gno.sdk.client import LocalClient, RemoteClient
+from servers import refusing_url
 
-from .conftest import CALLER, SCOPE, SESSION, SurfaceEnv, free_port, read_front_matter
+from .conftest import CALLER, SCOPE, SESSION, SurfaceEnv, read_front_matter
 
 PUBLIC_METHODS = {
     "capture",
@@ -141,6 +142,10 @@ def test_every_method_returns_the_same_model_on_both_modes(env: SurfaceEnv, sdk_
 
 
 def test_remote_client_without_a_server_raises_runtime_failure(env: SurfaceEnv) -> None:
-    with gno.Client.connect(f"http://127.0.0.1:{free_port()}", timeout=5) as c, pytest.raises(gno.RuntimeFailure) as ei:
+    with (
+        refusing_url() as url,
+        gno.Client.connect(url, timeout=5) as c,
+        pytest.raises(gno.RuntimeFailure) as ei,
+    ):
         c.status()
     assert ei.value.code == gno.ErrorCode.RUNTIME

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -26,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from components import missing_component
+from servers import announced_port, file_reader
 
 CHROMIUM = "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
@@ -57,12 +57,6 @@ class Server:
         )
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     root = tmp_path_factory.mktemp("web-ui")
@@ -77,21 +71,21 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         HF_HUB_OFFLINE="1",
         NO_COLOR="1",
     )
-    port = _free_port()
-    srv = Server(f"http://127.0.0.1:{port}", notes, env)
+    srv = Server("", notes, env)
     for args in (("init",), ("collection", "add", str(notes), "--name", "notes"), ("update",)):
         cp = srv.gno(*args)
         assert cp.returncode == 0, cp.stderr
     log = (root / "serve.log").open("w")
     proc = subprocess.Popen(
         # --no-watch: these tests drive the Sync button; the watcher has its own tests (tests/daemon)
-        [sys.executable, "-m", "gno", "serve", "--port", str(port), "--no-watch"],
+        [sys.executable, "-m", "gno", "serve", "--port", "0", "--no-watch"],
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-    try:
-        deadline = time.monotonic() + 60
+    try:  # the port the server bound (--port 0): no race for a port picked in advance
+        srv.base = f"http://127.0.0.1:{announced_port(proc, file_reader(root / 'serve.log'))}"
+        deadline = time.monotonic() + 120
         while True:
             try:
                 urllib.request.urlopen(srv.base + "/api/health", timeout=2).close()

@@ -90,11 +90,15 @@ def cli_reference() -> str:
         ctx = click.Context(cmd, info_name=name, parent=parent, **cmd.context_settings)
         if cmd.hidden:
             return
+        # a group that runs a hidden default command (`gno query TEXT`) documents that command's usage
+        default = cmd.commands.get("run") if isinstance(cmd, click.Group) else None
+        own = default if default is not None and default.hidden else cmd
+        octx = ctx if own is cmd else click.Context(own, info_name=name, parent=parent)
         out.extend([f"## {ctx.command_path}", "", "```text"])
-        out.append(f"{ctx.command_path} {' '.join(cmd.collect_usage_pieces(ctx))}".rstrip())
+        out.append(f"{ctx.command_path} {' '.join(own.collect_usage_pieces(octx))}".rstrip())
         out.extend(["```", "", _clean(cmd.help), ""])
-        args = [p for p in cmd.get_params(ctx) if isinstance(p, click.Argument)]
-        opts = [r for r in (p.get_help_record(ctx) for p in cmd.get_params(ctx)) if r]
+        args = [p for p in own.get_params(octx) if isinstance(p, click.Argument)]
+        opts = [r for r in (p.get_help_record(octx) for p in own.get_params(octx)) if r]
         if args:
             out.append("Arguments: " + ", ".join(f"`{a.make_metavar(ctx)}`" for a in args))
             out.append("")

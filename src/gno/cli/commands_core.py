@@ -20,12 +20,20 @@ if TYPE_CHECKING:
     )
 
 
+memory_option = click.option(
+    "--memory",
+    is_flag=True,
+    help="A memory collection: `gno remember` writes fact files into it and `gno recall` reads them.",
+)
+
+
 @click.command()
 @click.argument("path", required=False)
 @click.option("--name", default=None, help="Collection name for PATH (default: the folder name).")
 @click.option("--pattern", default=None, help='Glob of files to index (default "**/*.md").')
 @click.option("--include", multiple=True, help="Extension allowlist, e.g. --include .md (repeatable).")
 @click.option("--exclude", multiple=True, help="Folder names to skip (repeatable).")
+@memory_option
 @json_option
 @click.pass_context
 def init(
@@ -35,6 +43,7 @@ def init(
     pattern: str | None,
     include: tuple[str, ...],
     exclude: tuple[str, ...],
+    memory: bool,
     as_json: bool,
 ) -> None:
     """Create the config and the index; optionally add PATH as a first collection."""
@@ -50,14 +59,14 @@ def init(
     run(
         ctx,
         as_json,
-        lambda e: e.init(path, name=name, pattern=pattern, include=include, exclude=exclude),
+        lambda e: e.init(path, name=name, pattern=pattern, include=include, exclude=exclude, memory_managed=memory),
         render,
     )
 
 
 @click.group()
 def collection() -> None:
-    """Add, list and remove collections (folders of markdown)."""
+    """Add, list, change and remove collections (folders of markdown)."""
 
 
 def _render_coll(c: CollectionInfo) -> None:
@@ -72,6 +81,7 @@ def _render_coll(c: CollectionInfo) -> None:
 @click.option("--pattern", default=None, help='Glob of files to index (default "**/*.md").')
 @click.option("--include", multiple=True, help="Extension allowlist (repeatable).")
 @click.option("--exclude", multiple=True, help="Folder names to skip (repeatable; replaces the defaults).")
+@memory_option
 @json_option
 @click.pass_context
 def collection_add(
@@ -81,19 +91,47 @@ def collection_add(
     pattern: str | None,
     include: tuple[str, ...],
     exclude: tuple[str, ...],
+    memory: bool,
     as_json: bool,
 ) -> None:
-    """Add the folder PATH as a collection. Run `gno update` to index it."""
+    """Add the folder PATH as a collection. Run `gno update` to index it.
+
+    With --memory the collection holds agent memory: `gno remember` writes fact files into it
+    and `gno recall` reads them.
+    """
 
     def render(c: CollectionInfo) -> None:
-        click.echo(f"Added collection {c.name} → {c.path}. Next: gno update")
+        kind = "memory collection" if c.memory_managed else "collection"
+        click.echo(f"Added {kind} {c.name} → {c.path}. Next: gno update")
 
     run(
         ctx,
         as_json,
-        lambda e: e.collection_add(path, name=name, pattern=pattern, include=include, exclude=exclude),
+        lambda e: e.collection_add(
+            path, name=name, pattern=pattern, include=include, exclude=exclude, memory_managed=memory
+        ),
         render,
     )
+
+
+@collection.command("set")
+@click.argument("name")
+@click.option(
+    "--memory/--no-memory",
+    "memory",
+    default=None,
+    help="Make NAME a memory collection (accepts `gno remember`, read by `gno recall`), or a plain one.",
+)
+@json_option
+@click.pass_context
+def collection_set(ctx: click.Context, name: str, memory: bool | None, as_json: bool) -> None:
+    """Change the settings of collection NAME in the config; `gno update` applies them to the index."""
+
+    def render(c: CollectionInfo) -> None:
+        kind = "a memory collection" if c.memory_managed else "a plain collection (no memory records)"
+        click.echo(f"Collection {c.name} is now {kind}. Next: gno update")
+
+    run(ctx, as_json, lambda e: e.collection_set(name, memory_managed=memory), render)
 
 
 @collection.command("list")
@@ -248,6 +286,11 @@ def status(ctx: click.Context, as_json: bool) -> None:
                 + (f" with {v.model}" if v.model else "")
                 + (f" ({v.reason})" if v.reason else "")
             )
+        for step in r.next_steps:
+            click.echo(f"Next: {step}")
+        if r.healthy:
+            embedded = ", every chunk embedded" if r.vectors and r.vectors.model else ""
+            click.echo(f"Healthy: every folder present{embedded}")
 
     run(ctx, as_json, lambda e: e.status(), render)
 

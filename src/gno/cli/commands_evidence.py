@@ -65,13 +65,13 @@ def context() -> None:
 @click.option("--budget", "budget", type=int, required=True, help="Token budget for the whole Capsule.")
 @click.option("--bytes", "budget_bytes", type=int, default=None, help="Byte budget (default tokens × 4).")
 @click.option("--query", default=None, help="Retrieval query (default: the goal).")
-@click.option("-c", "--collection", "collections", multiple=True)
+@click.option("-c", "--collection", "collections", multiple=True, help="Only these collections (repeatable).")
 @click.option("--uri-prefix", default=None, help="Only evidence under this gno:// prefix.")
-@click.option("--tags-any", default=None)
-@click.option("--tags-all", default=None)
-@click.option("--fast", is_flag=True)
-@click.option("--thorough", is_flag=True)
-@click.option("--graph/--no-graph", default=True)
+@click.option("--tags-any", default=None, help="Only documents with any of these tags (comma-separated).")
+@click.option("--tags-all", default=None, help="Only documents with all of these tags (comma-separated).")
+@click.option("--fast", is_flag=True, help="Retrieve without graph expansion or re-scoring.")
+@click.option("--thorough", is_flag=True, help="Retrieve with pseudo-relevance feedback; 40 candidates.")
+@click.option("--graph/--no-graph", default=True, help="One-hop link expansion (default on).")
 @click.option("--md", "as_md", is_flag=True, help="Print the Markdown projection.")
 @click.option("--output", type=click.Path(dir_okay=False), default=None, help="Write the Capsule JSON to a file.")
 @json_option
@@ -183,8 +183,8 @@ def _render_changes(r: ChangesResult) -> None:
 
 @click.command()
 @click.option("--since", default=None, help="ISO timestamp or a cursor from a previous page (c123).")
-@click.option("-c", "--collection", default=None)
-@click.option("--limit", default=100, show_default=True, type=int)
+@click.option("-c", "--collection", default=None, help="Only changes in this collection.")
+@click.option("--limit", default=100, show_default=True, type=int, help="Changes per page.")
 @click.option("--follow", is_flag=True, help="Keep printing new changes (with --jsonl).")
 @click.option("--jsonl", is_flag=True, help="One JSON object per line: {event, postCursor}.")
 @click.option("--cursor", default=None, help="Resume --follow from this cursor.")
@@ -266,9 +266,9 @@ def diff(ctx: click.Context, ref: str, change: str | None, as_json: bool) -> Non
 
 @click.command()
 @click.argument("ref")
-@click.option("--max-depth", default=3, show_default=True, type=int)
-@click.option("--max-nodes", default=100, show_default=True, type=int)
-@click.option("--max-edges", default=250, show_default=True, type=int)
+@click.option("--max-depth", default=3, show_default=True, type=int, help="Link hops followed from REF.")
+@click.option("--max-nodes", default=100, show_default=True, type=int, help="Most dependent documents reported.")
+@click.option("--max-edges", default=250, show_default=True, type=int, help="Most links walked.")
 @json_option
 @click.pass_context
 def impact(ctx: click.Context, ref: str, max_depth: int, max_nodes: int, max_edges: int, as_json: bool) -> None:
@@ -312,10 +312,12 @@ def backlinks(ctx: click.Context, ref: str, as_json: bool) -> None:
 @click.command()
 @click.argument("question", nargs=-1, required=True)
 @click.option("--verify", is_flag=True, help="Verify every claim; release only at 100% support.")
-@click.option("--context-budget-tokens", "budget", default=12000, show_default=True, type=int)
-@click.option("-c", "--collection", default=None)
-@click.option("--fast", is_flag=True)
-@click.option("--thorough", is_flag=True)
+@click.option(
+    "--context-budget-tokens", "budget", default=12000, show_default=True, type=int, help="Token budget of the Capsule."
+)
+@click.option("-c", "--collection", default=None, help="Answer from this collection only.")
+@click.option("--fast", is_flag=True, help="Retrieve without graph expansion or re-scoring.")
+@click.option("--thorough", is_flag=True, help="Retrieve with pseudo-relevance feedback; 40 candidates.")
 @json_option
 @click.pass_context
 def ask(

@@ -103,21 +103,22 @@ def remember(
         )
         return e.remember(req)
 
-    def render(r: RememberResult) -> None:
-        if r.outcome == "candidates":
-            click.echo("Nothing written. Decide with --add, or --supersede <uri> --predecessor-hash <hash>.")
-            for cand in r.candidates or []:
-                click.echo(f"  [{cand.match} {cand.similarity:.2f}] {cand.record.text}")
-                click.echo(f"      {cand.record.uri}  contentHash {cand.record.content_hash}")
-            if not r.candidates:
-                click.echo("  No similar facts in these scopes.")
-            click.echo(f"(matching: {r.matching.mode}, threshold {r.matching.threshold})")
-        elif r.record is not None:
-            verb = {"existing": "Already known", "added": "Added", "superseded": "Superseded"}[r.outcome]
-            click.echo(f"{verb}: {r.record.text}")
-            click.echo(f"  {r.record.uri}  contentHash {r.record.content_hash}")
+    run(ctx, as_json, call, render_remember)
 
-    run(ctx, as_json, call, render)
+
+def render_remember(r: RememberResult) -> None:
+    if r.outcome == "candidates":
+        click.echo("Nothing written. Decide with --add, or --supersede <uri> --predecessor-hash <hash>.")
+        for cand in r.candidates or []:
+            click.echo(f"  [{cand.match} {cand.similarity:.2f}] {cand.record.text}")
+            click.echo(f"      {cand.record.uri}  contentHash {cand.record.content_hash}")
+        if not r.candidates:
+            click.echo("  No similar facts in these scopes.")
+        click.echo(f"(matching: {r.matching.mode}, threshold {r.matching.threshold})")
+    elif r.record is not None:
+        verb = {"existing": "Already known", "added": "Added", "superseded": "Superseded"}[r.outcome]
+        click.echo(f"{verb}: {r.record.text}")
+        click.echo(f"  {r.record.uri}  contentHash {r.record.content_hash}")
 
 
 @click.command()
@@ -158,24 +159,27 @@ def recall(
             )
         )
 
-    def render(r: RecallResult) -> None:
-        if not r.facts:
-            click.echo(r.hint or "No facts.")
-        for f in r.facts:
-            click.echo(f"- {f.text}")
-            click.echo(f"    {f.uri}  [{', '.join(f.scopes)}]  {f.created_at}")
-        b = r.budget
-        click.echo(
-            f"({len(r.facts)} facts, {b.used_tokens}/{b.max_tokens} tokens, {b.omitted} omitted; "
-            f"{r.retrieval.mode} retrieval; receipt {r.receipt.digest[:12]})"
-        )
+    run(ctx, as_json, call, render_recall)
 
-    run(ctx, as_json, call, render)
+
+def render_recall(r: RecallResult) -> None:
+    if not r.facts:
+        click.echo(r.hint or "No facts.")
+    for f in r.facts:
+        click.echo(f"- {f.text}")
+        click.echo(f"    {f.uri}  [{', '.join(f.scopes)}]  {f.created_at}")
+    b = r.budget
+    click.echo(
+        f"({len(r.facts)} facts, {b.used_tokens}/{b.max_tokens} tokens, {b.omitted} omitted; "
+        f"{r.retrieval.mode} retrieval; receipt {r.receipt.digest[:12]})"
+    )
 
 
 @click.command()
 @click.option("-c", "--collection", default=None, help="Only this collection.")
-@click.option("--max-findings", default=100, show_default=True, type=click.IntRange(1, 1000))
+@click.option(
+    "--max-findings", default=100, show_default=True, type=click.IntRange(1, 1000), help="Most findings listed."
+)
 @json_option
 @click.pass_context
 def audit(ctx: click.Context, collection: str | None, max_findings: int, as_json: bool) -> None:

@@ -152,7 +152,7 @@ def _print_explain(x: QueryExplain | None) -> None:
 @click.argument("query")
 @filter_options
 @click.option("--full", is_flag=True, help="Include each hit's full body.")
-@click.option("--line-numbers", is_flag=True)
+@click.option("--line-numbers", is_flag=True, help="Prefix lines with their line numbers.")
 @click.option("--files", is_flag=True, help="Print only `#docid,score,uri` lines.")
 @json_option
 @click.pass_context
@@ -187,12 +187,24 @@ def vsearch(
 
 
 class QueryGroup(click.Group):
-    """`gno query "<q>"` runs a hybrid query; `gno query diagnose …` is a subcommand."""
+    """`gno query "<q>"` runs a hybrid query; `gno query diagnose …` is a subcommand.
+
+    The query's own options are documented at this level: `gno query --help` shows the usage
+    and every option of the query itself, then the subcommands.
+    """
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
             args = ["run", *args]
         return super().parse_args(ctx, args)
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        run_cmd = self.commands["run"]
+        sub = click.Context(run_cmd, info_name=ctx.info_name, parent=ctx.parent)
+        run_cmd.format_usage(sub, formatter)
+        self.format_help_text(ctx, formatter)
+        run_cmd.format_options(sub, formatter)
+        self.format_commands(ctx, formatter)
 
 
 @click.group(cls=QueryGroup)
@@ -202,11 +214,10 @@ def query() -> None:
     \b
       gno query "how do we roll back a deploy" [--fast | --thorough] [--explain]
       gno query diagnose "rollback steps" --target notes/ops/rollback.md
-    Run `gno query run --help` for every option.
     """
 
 
-@query.command("run")
+@query.command("run", hidden=True)
 @click.argument("text")
 @filter_options
 @click.option("--fast", is_flag=True, help="No graph expansion, no re-scoring.")
@@ -214,9 +225,9 @@ def query() -> None:
 @click.option("--graph/--no-graph", default=True, help="One-hop link expansion (default on).")
 @click.option("-C", "--candidate-limit", type=int, default=None, help="Candidates re-scored (20; 40 thorough).")
 @click.option("--explain", is_flag=True, help="Stage timings and ranks on stderr.")
-@click.option("--full", is_flag=True)
-@click.option("--line-numbers", is_flag=True)
-@click.option("--files", is_flag=True)
+@click.option("--full", is_flag=True, help="Include each hit's full body.")
+@click.option("--line-numbers", is_flag=True, help="Prefix lines with their line numbers.")
+@click.option("--files", is_flag=True, help="Print only `#docid,score,uri` lines.")
 @json_option
 @click.pass_context
 def query_run(
@@ -272,10 +283,10 @@ def query_run(
 @click.argument("text")
 @click.option("--target", required=True, help="The document you expected (#docid, gno://…, coll/path).")
 @filter_options
-@click.option("--fast", is_flag=True)
-@click.option("--thorough", is_flag=True)
-@click.option("--graph/--no-graph", default=True)
-@click.option("-C", "--candidate-limit", type=int, default=None)
+@click.option("--fast", is_flag=True, help="No graph expansion, no re-scoring.")
+@click.option("--thorough", is_flag=True, help="Adds pseudo-relevance feedback; 40 candidates.")
+@click.option("--graph/--no-graph", default=True, help="One-hop link expansion (default on).")
+@click.option("-C", "--candidate-limit", type=int, default=None, help="Candidates re-scored (20; 40 thorough).")
 @json_option
 @click.pass_context
 def query_diagnose(
@@ -333,8 +344,8 @@ def query_diagnose(
     type=click.Choice(["bm25", "vector", "hybrid", "fast"]),
     help="Modes to compare (repeatable; default bm25 and hybrid).",
 )
-@click.option("--top-k", default=10, show_default=True, type=int)
-@click.option("-C", "--candidate-limit", type=int, default=None)
+@click.option("--top-k", default=10, show_default=True, type=int, help="k of P@k, R@k and nDCG@k.")
+@click.option("-C", "--candidate-limit", type=int, default=None, help="Candidates re-scored by hybrid modes (20).")
 @json_option
 @click.pass_context
 def bench(

@@ -37,7 +37,7 @@ def _is_loopback(host: str) -> bool:
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
-@click.option("-p", "--port", default=3000, show_default=True, type=int, help="Port to bind.")
+@click.option("-p", "--port", default=3000, show_default=True, type=int, help="Port to bind (0: any free port).")
 @click.option(
     "--token-file",
     default=None,
@@ -67,7 +67,7 @@ def serve(
     While it runs it is the data directory's resident owner: it watches the collections (saves
     reach the index within about 2 s, no `gno update` needed) unless --no-watch.
     """
-    from gno.errors import ValidationError
+    from gno.errors import GnoError, ValidationError
 
     argv = ["serve", "--host", host, "--port", str(port), *(["--token-file", token_file] if token_file else [])]
     argv += [a for o in allowed_origins for a in ("--allowed-origin", o)]
@@ -87,10 +87,14 @@ def serve(
         err = exc if isinstance(exc, ValidationError) else ValidationError(f"cannot read token file: {exc}")
         emit_error(err, False)
         ctx.exit(err.exit_code)
-    import uvicorn
-
     from gno.http.app import create_app
+    from gno.http.listen import bind_listener, bound_port, serve_on
 
+    try:
+        sock = bind_listener(host, port)  # a busy port fails here, before anything says "serving"
+    except GnoError as err:
+        emit_error(err, as_json)
+        ctx.exit(err.exit_code)
     app_ctx: AppContext = ctx.obj
     engine = app_ctx.engine()
     app = create_app(
@@ -100,9 +104,9 @@ def serve(
         allowed_origins=allowed_origins,
         enable_write=enable_write or engine.settings.flag("GNO_MCP_ENABLE_WRITE"),
     )
-    url = f"http://{host}:{port}/"
+    url = f"http://{host}:{bound_port(sock)}/"
     click.echo(f"gno serving {url}  (API /api, MCP /mcp, OpenAPI /openapi.json)", err=True)
-    serve_http = lambda: uvicorn.run(app, host=host, port=port, log_level="warning")  # noqa: E731
+    serve_http = lambda: serve_on(app, sock)  # noqa: E731
     run_resident(ctx, "serve", resident, serve_http, not no_watch, url, as_json)
 
 
@@ -132,6 +136,7 @@ def mcp(ctx: click.Context, enable_write: bool) -> None:
     type=click.Choice(["claude-desktop", "claude-code", "cursor"]),
     default="claude-desktop",
     show_default=True,
+    help="MCP client to configure.",
 )
 @click.option("--enable-write", is_flag=True, help="Configure the server with write tools.")
 @click.option("--write", "install", is_flag=True, help="Install into the client's config file (backup first).")
@@ -163,16 +168,18 @@ def mcp_config(ctx: click.Context, target: str, enable_write: bool, install: boo
     type=click.Choice(["direct", "web", "email", "meeting", "chat", "file", "api", "unknown"]),
     default="direct",
     show_default=True,
+    help="Where the content came from (recorded in the note's provenance).",
 )
-@click.option("--source-url", default=None)
-@click.option("--source-title", default=None)
-@click.option("--source-author", default=None)
-@click.option("--source-date", default=None)
+@click.option("--source-url", default=None, help="URL of the source (provenance).")
+@click.option("--source-title", default=None, help="Title of the source (provenance).")
+@click.option("--source-author", default=None, help="Author of the source (provenance).")
+@click.option("--source-date", default=None, help="Date of the source, ISO 8601 (provenance).")
 @click.option(
     "--collision-policy",
     type=click.Choice(["error", "open_existing", "create_with_suffix"]),
     default="error",
     show_default=True,
+    help="When the path exists: fail, return the existing note, or add a numeric suffix.",
 )
 @lock_wait_option
 @no_wait_option

@@ -37,7 +37,7 @@ def _settings(ctx: click.Context, database: str | None = None, embedder: str | N
 
 def _invoke(ctx: click.Context, as_json: bool, fn: Callable[[Backend], T], render: Callable[[T], None]) -> None:
     """Open the database, run `fn`, close; every failure ends with the error table's exit code."""
-    from gno.errors import GnoError, RuntimeFailure
+    from gno.errors import GnoError, from_exception
     from gno.service.server import open_database
 
     try:
@@ -53,7 +53,7 @@ def _invoke(ctx: click.Context, as_json: bool, fn: Callable[[Backend], T], rende
         app: AppContext = ctx.obj
         if app.verbose:
             raise
-        failure = RuntimeFailure(f"{type(exc).__name__}: {exc}")
+        failure = from_exception(exc)
         emit_error(failure, as_json)
         ctx.exit(failure.exit_code)
     else:
@@ -161,7 +161,7 @@ def workspace_delete(ctx: click.Context, name: str, project: str, tenant: str, a
 
 @service.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
-@click.option("--port", default=8700, show_default=True, type=int, help="Port to bind.")
+@click.option("--port", default=8700, show_default=True, type=int, help="Port to bind (0: any free port).")
 @database_option
 @click.option("--embedder", default=None, metavar="SPEC", help="Embedder (default MiniLM; 'none' for lexical only).")
 @click.pass_context

@@ -59,7 +59,9 @@ def emit_error(err: GnoError, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(err.to_body(), ensure_ascii=False, indent=2))
     else:
-        click.echo(f"error [{err.code}]: {err.message}", err=True)
+        from gno.errors import one_line
+
+        click.echo(f"error [{err.code}]: {one_line(err.message)}", err=True)
 
 
 def emit_json(model: GnoModel | dict[str, Any]) -> None:
@@ -74,7 +76,7 @@ def json_text(data: Any) -> str:
 
 def run(ctx: click.Context, as_json: bool, fn: Callable[[Engine], T], render: Callable[[T], None]) -> None:
     """Run one engine call and render it; every failure ends here with the right exit code."""
-    from gno.errors import ErrorCode, GnoError, RuntimeFailure
+    from gno.errors import GnoError, from_exception
 
     app: AppContext = ctx.obj
     try:
@@ -90,9 +92,7 @@ def run(ctx: click.Context, as_json: bool, fn: Callable[[Engine], T], render: Ca
     except Exception as exc:  # noqa: BLE001 - surface as RUNTIME, never a traceback
         if app.verbose or os.environ.get("GNO_DEBUG"):
             raise
-        failure = missing_extra_error(exc, f"`{ctx.command_path}`") or RuntimeFailure(
-            f"{type(exc).__name__}: {exc}", code=ErrorCode.RUNTIME
-        )
+        failure = missing_extra_error(exc, f"`{ctx.command_path}`") or from_exception(exc)
         emit_error(failure, as_json)
         ctx.exit(failure.exit_code)
     else:
@@ -211,6 +211,15 @@ def cli(ctx: click.Context, index: str | None, config: str | None, verbose: bool
     ctx.obj = AppContext(index, config, verbose)
 
 
+def usage_error(e: click.ClickException, as_json: bool) -> None:
+    """A click usage error as one VALIDATION line that names the command's --help (the fix)."""
+    from gno.errors import ValidationError
+
+    ctx = getattr(e, "ctx", None)
+    where = f"; see `{ctx.command_path} --help`" if ctx is not None else ""
+    emit_error(ValidationError(e.format_message().removesuffix(".") + where), as_json)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: click usage errors exit 1 (validation), never 2 (runtime)."""
     args = sys.argv[1:] if argv is None else argv
@@ -219,11 +228,7 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
     except click.ClickException as e:
-        if "--json" in args:
-            body = {"error": {"code": "VALIDATION", "message": e.format_message(), "details": {}}}
-            click.echo(json.dumps(body, indent=2))
-        else:
-            e.show()
+        usage_error(e, "--json" in args)
         sys.exit(1)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)

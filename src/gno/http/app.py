@@ -22,7 +22,8 @@ from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoin
 
 from gno import __version__
 from gno.engine import Engine
-from gno.errors import ErrorCode, GnoError, RuntimeFailure, ValidationError
+from gno.errors import ErrorCode, GnoError, ValidationError, from_exception
+from gno.http.content_type import JsonBodyRequired
 from gno.http.requests import (
     CaptureBody,
     DocUpdateBody,
@@ -121,6 +122,7 @@ def create_app(
         "details}} with the status from gno's error table.",
     )
     app.state.engine = engine
+    app.add_middleware(JsonBodyRequired)  # inside the security checks: a foreign origin is refused first
     app.add_middleware(SecurityMiddleware, token=token, allowed_origins=list(allowed_origins))
 
     @app.exception_handler(GnoError)
@@ -145,7 +147,7 @@ def create_app(
 
     @app.exception_handler(Exception)
     async def _crash(_: Request, exc: Exception) -> JSONResponse:
-        return error_response(RuntimeFailure(f"{type(exc).__name__}: {exc}"))
+        return error_response(from_exception(exc))
 
     def run(fn: Callable[[], T], status: int = 200) -> JSONResponse:
         with engine.lock:

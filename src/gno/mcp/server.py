@@ -23,7 +23,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
 from gno.engine import Engine
-from gno.errors import ErrorCode, GnoError, RuntimeFailure, ValidationError
+from gno.errors import ErrorCode, GnoError, ValidationError, from_exception
 from gno.memory.recall import RecallRequest
 from gno.memory.remember import RememberRequest
 from gno.models import CaptureSource, GnoModel
@@ -111,7 +111,7 @@ def build_mcp(engine: Engine, *, enable_write: bool, instance_id: str) -> GnoMCP
         except GnoError as err:
             return fail(err)
         except Exception as exc:  # noqa: BLE001 - never a bare protocol error
-            return fail(RuntimeFailure(f"{type(exc).__name__}: {exc}"))
+            return fail(from_exception(exc))
 
     @srv.tool(annotations=READ, description="Exact (BM25) search with cited spans. Rung 1 of the ladder.")
     async def gno_search(

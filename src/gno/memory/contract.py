@@ -54,7 +54,12 @@ def resolve_collection(cfg: GnoConfig, name: str | None) -> CollectionConfig:
             return managed[0]
         raise ValidationError(
             "name the memory collection with --collection"
-            + ("" if managed else " (none is configured: set `memoryManaged: true` on a collection in index.yml)"),
+            + (
+                ""
+                if managed
+                else " (none is configured: add one with `gno collection add <dir> --memory`, or turn an "
+                "existing one into memory with `gno collection set <name> --memory`)"
+            ),
             code=ErrorCode.MEMORY_COLLECTION_REQUIRED,
             details={"managed": [c.name for c in managed]},
         )
@@ -67,8 +72,8 @@ def resolve_collection(cfg: GnoConfig, name: str | None) -> CollectionConfig:
         )
     if not coll.memory_managed:
         raise ValidationError(
-            f"collection {coll.name!r} is not memory managed: set `memoryManaged: true` for it in index.yml "
-            "or use a managed collection",
+            f"collection {coll.name!r} is not memory managed: run `gno collection set {coll.name} --memory` "
+            "or name a memory collection",
             code=ErrorCode.MEMORY_COLLECTION_UNMANAGED,
             details={"collection": coll.name},
         )

@@ -36,8 +36,11 @@ MEMORY_MAX_FACT_BYTES = 4096
 MEMORY_SUPERSEDES_EDGE = "supersedes"
 MEMORY_FRONTMATTER_KEY = "memory"
 MEMORY_RECORD_ID_PREFIX = "mem-"
+#: one line, returned verbatim by every surface: it names the write path and, for a user who has
+#: no memory collection yet, the command that makes one
 MEMORY_EMPTY_RECALL_HINT = (
-    'No memories exist in this scope yet; store one with `gno remember "<fact>" --scope <scope> --decision add`.'
+    'No memories exist in this scope yet; store one with `gno remember "<fact>" --scope <scope> --decision add` '
+    "(memory lives in a collection added with `gno collection add <dir> --memory`)."
 )
 
 RECORD_ID_RE = re.compile(r"^mem-[0-9a-f]{16}$")

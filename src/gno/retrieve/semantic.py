@@ -218,7 +218,9 @@ class Semantic:
             return VectorStatus(total_chunks=total, available=False, reason=str(err.details.get("reason", err.message)))
         done = vstore.count_embedded(store, fp)
         stale = sum(n for f, n in vstore.fingerprints(store).items() if f != fp)
-        reason = None if done else "no vectors yet; run `gno embed`"
+        reason = None
+        if done < total:
+            reason = f"{total - done} of {total} chunks unembedded — run `gno embed`"
         if stale and not done:
             reason = "stored vectors belong to another model; run `gno embed`"
         return VectorStatus(

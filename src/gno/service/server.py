@@ -162,18 +162,22 @@ def open_service(
 
 def serve(settings: ServiceSettings, *, host: str, port: int, announce: Callable[[str], None] = log.warning) -> None:
     """Run the HTTP + MCP server until interrupted."""
-    import uvicorn
-
+    from gno.http.listen import bind_listener, bound_port, serve_on
     from gno.service.http import create_service_app
 
-    runtime = open_service(settings)
+    sock = bind_listener(host, port)  # a busy port fails before the database is opened or anything announced
+    try:
+        runtime = open_service(settings)
+    except BaseException:
+        sock.close()
+        raise
     try:
         app = create_service_app(runtime.service, host=host, on_shutdown=runtime.close)
         mode = "hybrid" if runtime.service.embedder is not None else "lexical"
         announce(
-            f"gno service on http://{host}:{port}  (POST /v1/memory/*, MCP /mcp)  "
+            f"gno service on http://{host}:{bound_port(sock)}  (POST /v1/memory/*, MCP /mcp)  "
             f"database {runtime.db.backend.display_url}  search {mode}"
         )
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        serve_on(app, sock)
     finally:
         runtime.close()

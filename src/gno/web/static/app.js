@@ -401,7 +401,8 @@
     const v = s.vectors || {};
     const m = s.memory;
     page("Status", el("h1", { text: "Index status" }),
-      el("div", { class: "actions" }, btn, el("span", { class: "muted", text: s.healthy ? "healthy" : "needs attention" })), out,
+      el("div", { class: "actions" }, btn, el("span", { class: "muted", id: "status-health", text: s.healthy ? "healthy" : "needs attention" })), out,
+      (s.nextSteps || []).length ? el("ul", { id: "status-next" }, s.nextSteps.map((t) => el("li", { text: t }))) : null,
       el("div", { class: "cards" }, card(s.documents, "documents"), card(s.chunks, "chunks"),
         card(s.collections.length, "collections"), card(`${(s.sizeBytes / 1048576).toFixed(1)} MB`, "index size"),
         card(`${v.embeddedChunks || 0}/${v.totalChunks || 0}`, "chunks embedded")),
