@@ -278,7 +278,9 @@ def test_status(runner: CliRunner, indexed: Path, settings: Settings) -> None:
     assert body["dbExists"] is True
     assert body["documents"] == 5
     assert body["chunks"] == 5
-    assert body["healthy"] is True
+    # indexed but not embedded: not "healthy", and the next step is named
+    assert body["healthy"] is False
+    assert body["nextSteps"] == ["5 of 5 chunks unembedded — run `gno embed`"]
     assert body["ingestErrors"] == []
     assert body["sizeBytes"] > 0
     assert body["collections"] == [
@@ -297,6 +299,7 @@ def test_status(runner: CliRunner, indexed: Path, settings: Settings) -> None:
     out = invoke(runner, "status").stdout
     assert "Documents 5 · chunks 5" in out
     assert "  notes: 5 active, 0 inactive, 0 errors, 0 warnings" in out
+    assert "Next: 5 of 5 chunks unembedded — run `gno embed`" in out and "Healthy" not in out
 
 
 def test_status_lists_ingest_errors(runner: CliRunner, indexed: Path) -> None:

@@ -182,6 +182,10 @@ class SearchHit(GnoModel):
     #: `search` only: "all" when the document contains every content word, "partial" when it
     #: filled the list matching some of them
     match: Literal["all", "partial"] | None = None
+    #: a memory fact that a newer fact replaced (`remember --supersede`): the successor's uri. Such
+    #: facts stay searchable (they are files like any other) but are marked on every surface;
+    #: `recall` never returns them
+    superseded_by: str | None = None
 
 
 class SearchMeta(GnoModel):

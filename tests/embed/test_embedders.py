@@ -6,7 +6,6 @@ import hashlib
 import json
 import logging
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -28,6 +27,7 @@ from gno.embed import (
     make_fingerprint,
 )
 from gno.embed.remote import RemoteEmbedder, parse_remote_spec
+from servers import refusing_url
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -390,12 +390,9 @@ def test_remote_timeout_is_bounded(server: str) -> None:
 
 
 def test_remote_connection_refused_is_unavailable() -> None:
-    with socket.socket() as sock:  # find a port nobody listens on
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    with pytest.raises(EmbedderUnavailable) as info:
-        load_embedder(f"http://127.0.0.1:{port}/v1#m")
-    assert "cannot connect" in info.value.reason and f"127.0.0.1:{port}" in info.value.reason
+    with refusing_url() as url, pytest.raises(EmbedderUnavailable) as info:  # a port held, never listening
+        load_embedder(f"{url}/v1#m")
+    assert "cannot connect" in info.value.reason and url.removeprefix("http://") in info.value.reason
 
 
 # ----------------------------------------------------------------------------------- registry

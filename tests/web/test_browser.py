@@ -12,6 +12,7 @@ Skipped only when /usr/bin/chromium is missing, and then only outside CI (CI ins
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -34,6 +35,8 @@ if not Path(CHROMIUM).exists():
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "corpus"
+OLD_FACT = "The quorlax review meets in room four"
+NEW_FACT = "The quorlax review meets in room seven"
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -50,6 +53,7 @@ class Server:
     notes: Path
     env: dict[str, str]
     requests: list[str] = field(default_factory=list)
+    superseded: tuple[str, str] = ("", "")  # (old fact uri, the fact that replaced it)
 
     def gno(self, *args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -72,9 +76,20 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         NO_COLOR="1",
     )
     srv = Server("", notes, env)
-    for args in (("init",), ("collection", "add", str(notes), "--name", "notes"), ("update",)):
+    (root / "memory").mkdir()
+    for args in (
+        ("init",),
+        ("collection", "add", str(notes), "--name", "notes"),
+        ("collection", "add", str(root / "memory"), "--name", "memory", "--memory"),
+        ("update",),
+    ):
         cp = srv.gno(*args)
         assert cp.returncode == 0, cp.stderr
+    ident = ("--scope", "team", "--caller", "web-test", "--session", "s1", "--json")
+    old = json.loads(srv.gno("remember", OLD_FACT, "--add", *ident).stdout)["record"]
+    new = srv.gno("remember", NEW_FACT, "--supersede", old["uri"], "--predecessor-hash", old["contentHash"], *ident)
+    assert json.loads(new.stdout)["outcome"] == "superseded", new.stdout + new.stderr
+    srv.superseded = (old["uri"], json.loads(new.stdout)["record"]["uri"])
     log = (root / "serve.log").open("w")
     proc = subprocess.Popen(
         # --no-watch: these tests drive the Sync button; the watcher has its own tests (tests/daemon)
@@ -233,6 +248,20 @@ def test_browse_filters_and_safe_markdown(page: Page, server: Server) -> None:
     expect(body.locator("strong")).to_have_text("bold")
     page.click("a.wikilink")
     expect(page.locator("#doc-uri")).to_have_text("gno://notes/rollback.md")
+
+
+def test_a_superseded_fact_is_marked_in_the_results(page: Page, server: Server) -> None:
+    old_uri, new_uri = server.superseded
+    page.goto(server.base + "/")
+    search(page, "quorlax review")
+    results = page.locator(".result")
+    expect(results).to_have_count(2)
+    old = results.filter(has_text=old_uri)
+    expect(old.locator(".superseded")).to_have_text("superseded")
+    expect(old.locator(".superseded-by a")).to_have_text(new_uri)
+    expect(results.filter(has_text="room seven").locator(".superseded")).to_have_count(0)
+    old.locator(".superseded-by a").click()
+    expect(page.locator("#doc-uri")).to_have_text(new_uri)
 
 
 def test_mode_collection_and_tag_filters(page: Page, server: Server) -> None:

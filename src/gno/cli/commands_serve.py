@@ -105,8 +105,10 @@ def serve(
         enable_write=enable_write or engine.settings.flag("GNO_MCP_ENABLE_WRITE"),
     )
     url = f"http://{host}:{bound_port(sock)}/"
-    click.echo(f"gno serving {url}  (API /api, MCP /mcp, OpenAPI /openapi.json)", err=True)
-    serve_http = lambda: serve_on(app, sock)  # noqa: E731
+
+    def serve_http() -> None:  # runs once this process owns the data directory: only then "serving"
+        click.echo(f"gno serving {url}  (API /api, MCP /mcp, OpenAPI /openapi.json)", err=True)
+        serve_on(app, sock)
     run_resident(ctx, "serve", resident, serve_http, not no_watch, url, as_json)
 
 

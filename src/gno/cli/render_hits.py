@@ -39,6 +39,8 @@ class _Hit(Protocol):
     def body_start_line(self) -> int | None: ...
     @property
     def match(self) -> str | None: ...
+    @property
+    def superseded_by(self) -> str | None: ...
 
 
 class _Meta(Protocol):
@@ -71,6 +73,8 @@ def render_hits(r: Hits, *, files: bool, line_numbers: bool, full: bool, styled:
         partial = "  [partial match]" if h.match == "partial" else ""
         lines.append((f"{_BOLD}{title}{_RESET}" if styled else title) + f"  ({h.score:.2f})  {h.docid}{partial}")
         lines.append(f"   {h.uri}:{h.line}")
+        if h.superseded_by:
+            lines.append(f"   [superseded by {h.superseded_by}]")
         body = h.body if full and h.body is not None else h.snippet
         start = (h.body_start_line or 1) if full and h.body is not None else h.snippet_range.start_line
         text = numbered(body, start) if line_numbers else body

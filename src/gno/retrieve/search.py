@@ -63,6 +63,7 @@ class Hit(NamedTuple):
     body_start_line: int | None = None
     sources: list[str] | None = None
     match: str | None = None  # "all" | "partial" (search only)
+    superseded_by: str | None = None  # a superseded memory fact: the uri of the fact that replaced it
 
 
 class PageMeta(NamedTuple):
@@ -150,6 +151,7 @@ def collect_hits(
                 body_start_line=row.body_start_line if full else None,
                 sources=(sources or {}).get(doc_id),
                 match=None if partial is None else ("partial" if doc_id in partial else "all"),
+                superseded_by=row.superseded_by,
             )
         )
     return out

@@ -28,6 +28,7 @@ class HitDoc(NamedTuple):
     body_start_line: int
     markdown: str  # "" when the content row is missing
     tags: list[str]  # in the index's tag order
+    superseded_by: str | None  # a memory fact replaced by a newer one: the (first) successor's uri
 
 
 def hit_docs(store: Store, ids: Sequence[int]) -> dict[int, HitDoc]:
@@ -37,12 +38,15 @@ def hit_docs(store: Store, ids: Sequence[int]) -> dict[int, HitDoc]:
     marks = ",".join("?" * len(ids))
     rows = store.conn.execute(
         "SELECT d.id, d.docid, d.uri, d.title, d.collection, d.rel_path, d.body_start_line, c.markdown, "
-        "(SELECT json_group_array(t.tag) FROM doc_tags t WHERE t.doc_id = d.id) "
+        "(SELECT json_group_array(t.tag) FROM doc_tags t WHERE t.doc_id = d.id), "
+        "(SELECT MIN(s.uri) FROM doc_edges e JOIN documents s ON s.id = e.doc_id AND s.active = 1 "
+        "JOIN memory_records r ON r.doc_id = s.id AND r.valid = 1 "
+        "WHERE e.edge_type = 'supersedes' AND e.target_uri = d.uri) "
         f"FROM documents d LEFT JOIN content c ON c.mirror_hash = d.mirror_hash WHERE d.id IN ({marks})",
         tuple(ids),
     ).fetchall()
     out: dict[int, HitDoc] = {}
     for r in rows:
         tags = sorted(json.loads(r[8]), key=lambda t: t.translate(_NOCASE))
-        out[int(r[0])] = HitDoc(r[1], r[2], r[3], r[4], r[5], int(r[6]), r[7] or "", tags)
+        out[int(r[0])] = HitDoc(r[1], r[2], r[3], r[4], r[5], int(r[6]), r[7] or "", tags, r[9])
     return out

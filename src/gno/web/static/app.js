@@ -164,8 +164,11 @@
       ? el("ol", { class: "results" }, hits.map((h) => el("li", { class: "result" },
         el("span", { class: "score", text: Number(h.score).toFixed(2) }),
         el("h3", {}, el("a", { href: docHref(h.uri), "data-nav": true, text: h.title || h.relPath }),
-          h.match === "partial" ? el("span", { class: "match-partial", title: "matches some of the words, not all", text: "partial match" }) : null),
+          h.match === "partial" ? el("span", { class: "match-partial", title: "matches some of the words, not all", text: "partial match" }) : null,
+          h.supersededBy ? el("span", { class: "superseded", title: "a newer fact replaced this one; recall returns only the newer", text: "superseded" }) : null),
         el("div", { class: "uri", text: `${h.uri}${h.line ? ":" + h.line : ""}` }),
+        h.supersededBy ? el("div", { class: "superseded-by" }, "superseded by ",
+          el("a", { href: docHref(h.supersededBy), "data-nav": true, text: h.supersededBy })) : null,
         h.snippet ? el("p", { class: "snippet", text: h.snippet }) : null,
         (h.tags || []).length ? el("div", { class: "facets" }, h.tags.map((t) => tagChip(t, tags.includes(t), () => toggle(t)))) : null)))
       : el("div", { class: "empty", text: `No results for “${p.q}”${where}.` });
