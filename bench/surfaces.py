@@ -18,6 +18,13 @@ as a real subprocess on a free loopback port and, with the same query sequence o
 Each surface gets `--warmup` uncounted calls, then `--calls` sequential timed calls (default 500).
 Reports p50/p95 per surface and the overhead (surface minus its in-process counterpart).
 
+Concurrency (same served index): throughput of `POST /api/search` and MCP `gno_search` with 1, 4
+and 16 clients, each sending `--tp-calls` searches back to back (target on 2 cores: 4 clients >=
+1.5 x 1 client on REST); and a slow-query probe: in this process, one request is parked inside
+the engine holding a read transaction on its own connection for `--slow-query-s` (10) seconds
+while one client searches; reported is how much the searches' p50/max latency grew (target:
+<= 100 ms).
+
 Usage: ``python bench/surfaces.py [--facts 10000] [--calls 500] [--json] [--keep DIR]``.
 """
 
@@ -25,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -299,6 +307,140 @@ def bench_mcp_in_memory(env: dict[str, str], qs: list[tuple[str, str]], warmup: 
         engine.close()
 
 
+# -- concurrency --------------------------------------------------------------------------------------
+
+
+def _search_queries(n: int) -> list[str]:
+    return [q for q, _ in queries(n)]
+
+
+def rest_throughput(url: str, clients: int, calls: int) -> float:
+    """Searches per second with `clients` threads, each with its own keep-alive connection."""
+    import threading
+
+    qs = _search_queries(calls)
+    barrier = threading.Barrier(clients + 1)
+    errors: list[str] = []
+
+    def client() -> None:
+        with httpx.Client(base_url=url, timeout=60) as http:
+            http.post("/api/search", json={"query": qs[0]})
+            barrier.wait()
+            for q in qs:
+                r = http.post("/api/search", json={"query": q})
+                if r.status_code != 200:
+                    errors.append(r.text)
+
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    for t in threads:
+        t.start()
+    barrier.wait()
+    t0 = time.perf_counter()
+    for t in threads:
+        t.join()
+    if errors:
+        raise RuntimeError(f"REST search failed: {errors[0]}")
+    return clients * calls / (time.perf_counter() - t0)
+
+
+async def _mcp_throughput(url: str, clients: int, calls: int) -> float:
+    import anyio
+    from mcp import Client
+
+    qs = _search_queries(calls)
+    async with contextlib.AsyncExitStack() as stack:
+        opened = [await stack.enter_async_context(Client(f"{url}/mcp")) for _ in range(clients)]
+        for c in opened:
+            await c.call_tool("gno_search", {"query": qs[0]})
+
+        async def run_client(c: Any) -> None:
+            for q in qs:
+                res = await c.call_tool("gno_search", {"query": q})
+                if res.is_error:
+                    raise RuntimeError(f"MCP search failed: {res.structured_content}")
+
+        t0 = time.perf_counter()
+        async with anyio.create_task_group() as tg:
+            for c in opened:
+                tg.start_soon(run_client, c)
+        return clients * calls / (time.perf_counter() - t0)
+
+
+def throughput(url: str, calls: int) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {"REST POST /api/search": {}, "MCP gno_search": {}}
+    for n in (1, 4, 16):
+        out["REST POST /api/search"][str(n)] = round(rest_throughput(url, n, calls), 1)
+        out["MCP gno_search"][str(n)] = round(asyncio.run(_mcp_throughput(url, n, calls)), 1)
+    return out
+
+
+def slow_query_probe(env: dict[str, str], hold_s: float, calls: int) -> dict[str, float]:
+    """Search latency alone vs while another request holds a read transaction for `hold_s`."""
+    import threading
+
+    import uvicorn
+
+    from gno.config import build_settings
+    from gno.engine import Engine
+    from gno.http.app import create_app
+
+    engine = Engine(build_settings(env={**os.environ, **env}))
+    entered, release = threading.Event(), threading.Event()
+
+    def parked_query(*_: Any, **__: Any) -> Any:
+        with engine.store.read():
+            engine.store.execute("SELECT count(*) FROM documents")
+            entered.set()
+            release.wait(hold_s)
+        raise RuntimeError("parked query released")
+
+    engine.query = parked_query  # type: ignore[method-assign]
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(engine, mcp=False, web=False), port=port, log_level="warning"))
+    t = threading.Thread(target=server.run, daemon=True)
+    t.start()
+    while not server.started:
+        time.sleep(0.01)
+    url = f"http://127.0.0.1:{port}"
+    qs = _search_queries(calls)
+
+    def latencies(http: httpx.Client) -> list[float]:
+        out = []
+        for q in qs:
+            t0 = time.perf_counter_ns()
+            http.post("/api/search", json={"query": q}).raise_for_status()
+            out.append((time.perf_counter_ns() - t0) / 1e6)
+        return sorted(out)
+
+    try:
+        with httpx.Client(base_url=url, timeout=hold_s * 3) as http:
+            latencies(http)  # warm
+            alone = latencies(http)
+            slow = threading.Thread(target=lambda: httpx.post(f"{url}/api/query", json={"query": "x"}, timeout=60))
+            slow.start()
+            entered.wait(30)
+            t_hold = time.perf_counter()
+            during = latencies(http)
+            held = not release.is_set() and time.perf_counter() - t_hold < hold_s
+            release.set()
+            slow.join()
+    finally:
+        server.should_exit = True
+        t.join(timeout=20)
+        engine.close()
+    return {
+        "hold_s": hold_s,
+        "searches_during_hold": len(during),
+        "all_during_hold": held,
+        "p50_alone_ms": round(percentile(alone, 50), 2),
+        "p50_during_ms": round(percentile(during, 50), 2),
+        "max_alone_ms": round(alone[-1], 2),
+        "max_during_ms": round(during[-1], 2),
+        "delay_p50_ms": round(percentile(during, 50) - percentile(alone, 50), 2),
+        "delay_max_ms": round(during[-1] - alone[-1], 2),
+    }
+
+
 # -- main -------------------------------------------------------------------------------------------
 
 
@@ -320,6 +462,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             results[f"MCP gno_recall (Streamable HTTP, {args.mcp_mode})"] = bench_mcp(
                 url, qs, args.warmup, args.mcp_mode
             )
+            tput = throughput(url, args.tp_calls)
+        probe = slow_query_probe(env, args.slow_query_s, min(args.calls, 200))
         # last: building an MCPServer in this process calls logging.basicConfig(INFO, RichHandler), after
         # which every httpx request of this process would be logged (and timed) by the HTTP rows above
         results["MCP gno_recall (in-memory Client, no HTTP)"] = bench_mcp_in_memory(env, qs, args.warmup)
@@ -346,6 +490,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "facts_returned_per_surface": next(iter(facts.values())),
             "target_overhead_p95_ms": TARGET_OVERHEAD_MS,
             "surfaces": rows,
+            "throughput_calls_per_s": tput,
+            "rest_4_vs_1": round(tput["REST POST /api/search"]["4"] / tput["REST POST /api/search"]["1"], 2),
+            "slow_query": probe,
         }
     finally:
         if not args.keep:
@@ -371,6 +518,16 @@ def print_table(report: dict[str, Any]) -> None:
         )
         print(f"{name:<46} {r['p50_ms']:>8.2f} {r['p95_ms']:>8.2f} {r['mean_ms']:>8.2f} {r['max_ms']:>8.2f} {extra}")
     print(f"overhead = surface minus its in-process counterpart; target <= {report['target_overhead_p95_ms']} ms p95")
+    print("\nthroughput (searches/s) at 1 / 4 / 16 clients:")
+    for name, row in report["throughput_calls_per_s"].items():
+        print(f"  {name:<24} " + " / ".join(f"{row[k]:.1f}" for k in ("1", "4", "16")))
+    print(f"  REST 4 clients / 1 client = {report['rest_4_vs_1']} (target >= 1.5 on 2 cores)")
+    sq = report["slow_query"]
+    print(
+        f"slow query ({sq['hold_s']} s read transaction on another connection): {sq['searches_during_hold']} searches "
+        f"during the hold, p50 {sq['p50_alone_ms']} -> {sq['p50_during_ms']} ms, max {sq['max_alone_ms']} -> "
+        f"{sq['max_during_ms']} ms (delay max {sq['delay_max_ms']} ms; target <= 100)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -381,6 +538,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--mcp-mode", default="auto", choices=["auto", "legacy"], help="MCP client mode (auto = 2026-07-28)"
     )
+    ap.add_argument("--tp-calls", type=int, default=200, help="searches per client in the throughput runs")
+    ap.add_argument("--slow-query-s", type=float, default=10.0, help="how long the parked read is held (10)")
     ap.add_argument("--keep", metavar="DIR", help="build (or reuse) the gno home in DIR and keep it")
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
     args = ap.parse_args(argv)

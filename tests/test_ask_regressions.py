@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from gno.engine import Engine
 
 
@@ -18,3 +20,12 @@ def test_supported_question_is_verified(engine: Engine) -> None:
     assert r.answer_status == "verified", r.abstention_reason
     assert r.answer is not None and "app-staging" in r.answer
     assert [c.uri for c in r.citations] == ["gno://notes/deploy.md"]
+
+
+def test_question_without_facets_abstains_not_crashes(engine: Engine, corpus: Path) -> None:
+    # found by bench/schemathesis_rest.py: `0.1.0` has no facet, so the coverage share divided by zero
+    (corpus / "release.md").write_text("# Release\n\nVersion 0.1.0 shipped.\n", encoding="utf-8")
+    (corpus / "bare.md").write_text("0.1.0\n", encoding="utf-8")
+    engine.update()
+    r = engine.ask("0.1.0", verify=True)
+    assert r.answer_status == "abstained"

@@ -294,9 +294,8 @@ def test_busy_codes_exit_4() -> None:
         ErrorCode.ALREADY_RUNNING,
         ErrorCode.MEMORY_SUPERSEDE_CONFLICT,
         ErrorCode.MEMORY_WRITE_LEASE_BUSY,
-        ErrorCode.MEMORY_SUPERSEDE_CONFLICT,
-        ErrorCode.MEMORY_WRITE_LEASE_BUSY,
         ErrorCode.ADDRESS_IN_USE,
+        ErrorCode.RATE_LIMITED,
     }
     for c in busy:
         assert issubclass(error_class_for(c), BusyError)

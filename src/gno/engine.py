@@ -62,7 +62,7 @@ if TYPE_CHECKING:
     from gno.store import documents as docs
     from gno.writes.capture import CaptureRequest
 
-MAX_LIMIT = 1000
+MAX_LIMIT = 100  # = gno.contract.retrieve.MAX_LIMIT (not imported: pydantic stays out of `gno search`)
 
 
 def _collection_info(c: CollectionConfig, count: int | None = None) -> CollectionInfo:
@@ -124,7 +124,11 @@ def _unknown_collection(name: str, known: Sequence[str]) -> NotFoundError:
 
 
 class Engine:
-    """Facade over one index. Not thread-safe for writes; the HTTP app serialises via the lease."""
+    """Facade over one index, shared by the threads of a server.
+
+    Reads run in parallel (one SQLite connection per thread, WAL snapshots); writes serialise on
+    the cross-process write lease they take. No engine-wide lock is held around a call.
+    """
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -132,7 +136,8 @@ class Engine:
         self._config: GnoConfig | None = None
         self._config_mtime: float | None = None
         self._semantic: Semantic | None = None
-        #: serialises engine calls from threaded surfaces (HTTP, MCP) over the one SQLite connection
+        self._init_lock = _thread.allocate_lock()  # lazy store / semantic creation, once per engine
+        #: for callers that want to serialise their own sequences of calls (no surface takes it)
         self.lock = _thread.RLock()  # threading.RLock itself, without importing threading
 
     # -- plumbing -----------------------------------------------------------------------
@@ -165,7 +170,9 @@ class Engine:
     def store(self) -> Store:
         if self._store is None:
             self.collection_names()  # no index without a valid config: NOT_INITIALIZED names `gno init`
-            self._store = Store(self.settings.db_location)
+            with self._init_lock:
+                if self._store is None:
+                    self._store = Store(self.settings.db_location)
         return self._store
 
     def close(self) -> None:
@@ -540,7 +547,9 @@ class Engine:
         if self._semantic is None:
             from gno.retrieve.semantic import Semantic
 
-            self._semantic = Semantic(self)
+            with self._init_lock:
+                if self._semantic is None:
+                    self._semantic = Semantic(self)
         return self._semantic
 
     def embed(

@@ -435,13 +435,16 @@ def test_judge_contraction_negation_is_a_contradiction() -> None:
 # -- MCP gno_ask ---------------------------------------------------------------------------------
 
 
-def test_mcp_gno_ask_requires_verify_true(kb: KB) -> None:
+def test_mcp_gno_ask_verifies_by_default(kb: KB) -> None:
     tool = next(t for t in mcp_tools(kb.engine) if t.name == "gno_ask")
-    assert "verify" in tool.input_schema.get("required", [])
+    assert tool.input_schema["properties"]["verify"]["default"] is True
     out = mcp_call(kb.engine, "gno_ask", {"question": Q})
-    assert out.is_error
+    assert not out.is_error, out.text
+    assert out.structured is not None and out.structured["answerStatus"] == "verified"
+    assert out.structured["verification"]
     out = mcp_call(kb.engine, "gno_ask", {"question": Q, "verify": False})
-    assert out.is_error
+    assert not out.is_error and out.structured is not None
+    assert out.structured["answerStatus"] != "verified"
     out = mcp_call(kb.engine, "gno_ask", {"question": Q, "verify": True})
     assert not out.is_error, out.text
     assert out.structured is not None and out.structured["answerStatus"] == "verified"

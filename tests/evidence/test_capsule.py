@@ -820,7 +820,7 @@ def test_sdk_context_and_verify(kb: KB) -> None:
     try:
         cap = client.context(GOAL, budget=3000)
         assert cap.capsule_id == build(kb, budget=3000).capsule_id
-        assert client.verify_context(cap).status == "unchanged"
+        assert client.context_verify(cap).status == "unchanged"
     finally:
         client.close()
 

@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
+from gno.errors import ERROR_TABLE, ErrorCode
 from gno.service.mcp_tools import build_service_mcp
 from gno.service.ratelimit import RateLimiter
 from gno.service.settings import Limits
@@ -92,8 +93,12 @@ def test_remember_and_search_over_mcp(alpha: Any) -> None:
     ],
 )  # fmt: skip
 def test_tool_errors_carry_the_seed_texts(alpha: Any, tool: str, args: dict[str, Any], text: str) -> None:
-    is_error, _, message = call(alpha, tool, args)
+    is_error, body, message = call(alpha, tool, args)
     assert is_error and message == f"Error executing tool {tool}: {text}"
+    # the code travels as structured content (the one envelope), never to be parsed from the text
+    assert body is not None and set(body) == {"error"} and body["error"]["message"] == text
+    code = ErrorCode(body["error"]["code"])
+    assert code in ERROR_TABLE and ERROR_TABLE[code].http_status in (400, 404, 422)
 
 
 def test_workspace_errors_and_account_notices(team: Team, alpha: Any) -> None:

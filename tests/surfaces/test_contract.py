@@ -264,7 +264,7 @@ REMEMBER_WIRE = {
     "derived_from": "derivedFrom",
 }
 RECALL_WIRE = {"max_facts": "maxFacts", "max_tokens": "maxTokens"}
-CAPTURE_WIRE = {"collision_policy": "collisionPolicy", "folder": "folderPath"}
+CAPTURE_WIRE = {"collision_policy": "collisionPolicy", "folder_path": "folderPath"}
 
 
 def _cli_args(capability: str, a: dict[str, Any], tmp: Path) -> list[str]:

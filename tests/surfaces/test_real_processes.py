@@ -176,7 +176,7 @@ def test_gno_serve_over_real_http(env: SurfaceEnv) -> None:
             "/api/capture",
         ):
             assert p in paths, p
-        assert "put" in paths["/api/docs/{doc_id}"]
+        assert "put" in paths["/api/docs/{ref}"]
 
         # search
         r = http.post("/api/search", json={"query": "tuesdays"})

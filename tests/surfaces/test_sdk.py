@@ -15,7 +15,7 @@ import pytest
 import gno
 from gno.memory.models import RecallResult, RememberResult
 from gno.models import CaptureResult, DocumentResult, DocUpdateResult, SearchResult, StatusResult
-from gno.sdk.client import LocalClient, RemoteClient
+from gno.sdk.transports import HTTPTransport, LocalTransport
 from servers import refusing_url
 
 from .conftest import CALLER, SCOPE, SESSION, SurfaceEnv, read_front_matter
@@ -55,27 +55,25 @@ def test_gno_all_is_pinned() -> None:
     assert issubclass(gno.ValidationError, gno.GnoError)
 
 
-def _methods(cls: type) -> dict[str, inspect.Signature]:
-    return {
-        name: inspect.signature(fn)
-        for name, fn in inspect.getmembers(cls, inspect.isfunction)
-        if not name.startswith("_") and name not in ("open", "connect")
-    }
+def test_one_client_class_over_two_transports(env: SurfaceEnv, sdk_local: Any, sdk_remote: Any) -> None:
+    assert type(sdk_local) is type(sdk_remote) is gno.Client
+    assert isinstance(sdk_local.transport, LocalTransport)
+    assert isinstance(sdk_remote.transport, HTTPTransport)
+    public = {n for n, _ in inspect.getmembers(gno.Client, inspect.isfunction) if not n.startswith("_")}
+    assert PUBLIC_METHODS <= public, PUBLIC_METHODS - public
 
 
-def test_local_and_remote_clients_have_the_same_methods_and_signatures() -> None:
-    local, remote = _methods(LocalClient), _methods(RemoteClient)
-    assert set(local) == set(remote)
-    assert PUBLIC_METHODS <= set(local), PUBLIC_METHODS - set(local)
-    for name in local:
-        assert local[name] == remote[name], name
+def test_every_capability_has_a_method_named_after_it() -> None:
+    from gno.contract import CAPABILITIES
+
+    for cap in CAPABILITIES:
+        assert callable(getattr(gno.Client, cap.name, None)), cap.name
 
 
-def test_open_and_connect_return_clients(env: SurfaceEnv, sdk_local: Any, sdk_remote: Any) -> None:
-    assert isinstance(sdk_local, LocalClient) and isinstance(sdk_local, gno.Client)
-    assert isinstance(sdk_remote, RemoteClient) and isinstance(sdk_remote, gno.Client)
-    with gno.Client.open() as c:
-        assert isinstance(c, LocalClient)
+def test_an_unknown_option_is_a_validation_error(env: SurfaceEnv, sdk_local: Any) -> None:
+    with pytest.raises(gno.ValidationError) as ei:
+        sdk_local.search("deploy", limt=3)
+    assert ei.value.code == gno.ErrorCode.VALIDATION
 
 
 def test_every_method_returns_the_same_model_on_both_modes(env: SurfaceEnv, sdk_local: Any, sdk_remote: Any) -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from gno.cli.contract import invoke
 from gno.cli.main import json_option, lock_wait_option, lock_wait_seconds, no_wait_option, run
 
 if TYPE_CHECKING:
@@ -146,7 +148,7 @@ def collection_list(ctx: click.Context, as_json: bool) -> None:
         for c in r.collections:
             _render_coll(c)
 
-    run(ctx, as_json, lambda e: e.collection_list(), render)
+    invoke(ctx, as_json, "collections", {}, render)
 
 
 @collection.command("remove")
@@ -223,12 +225,7 @@ def update(
     """Sync the index with the files (lexical index; no models)."""
     prog, cb = _progress_factory(as_json)
 
-    def call(e):  # type: ignore[no-untyped-def]
-        wait = lock_wait_seconds(lock_wait, no_wait)
-        if prog is None:
-            return e.update(collections, lock_wait=wait, force=force, prune=prune)
-        with prog:
-            return e.update(collections, lock_wait=wait, progress=cb, force=force, prune=prune)
+    fields: dict[str, Any] = {"collections": collections, "force": force, "prune": prune}
 
     def render(r: SyncResult) -> None:
         for c in r.collections:
@@ -248,7 +245,8 @@ def update(
             click.echo("No collections configured: gno collection add <folder> --name <name>")
         click.echo(f"Done in {r.duration_ms / 1000:.2f}s" + (" (pruned)" if r.pruned else ""))
 
-    run(ctx, as_json, call, render)
+    with prog or contextlib.nullcontext():
+        invoke(ctx, as_json, "update", fields, render, lock_wait=lock_wait, no_wait=no_wait, progress=cb)
 
 
 @click.command()
@@ -292,7 +290,7 @@ def status(ctx: click.Context, as_json: bool) -> None:
             embedded = ", every chunk embedded" if r.vectors and r.vectors.model else ""
             click.echo(f"Healthy: every folder present{embedded}")
 
-    run(ctx, as_json, lambda e: e.status(), render)
+    invoke(ctx, as_json, "status", {}, render)
 
 
 @click.command()

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from gno.cli.main import AppContext, emit_error, json_option, run
+from gno.cli.contract import depth_options, depth_value, invoke
+from gno.cli.main import AppContext, emit_error, json_option
 
 if TYPE_CHECKING:
     from gno.models import (
@@ -62,15 +63,14 @@ def context() -> None:
 
 @context.command("build")
 @click.argument("goal", nargs=-1, required=True)
-@click.option("--budget", "budget", type=int, required=True, help="Token budget for the whole Capsule.")
+@click.option("--budget", "budget", type=int, default=12000, show_default=True, help="Token budget for the Capsule.")
 @click.option("--bytes", "budget_bytes", type=int, default=None, help="Byte budget (default tokens × 4).")
 @click.option("--query", default=None, help="Retrieval query (default: the goal).")
 @click.option("-c", "--collection", "collections", multiple=True, help="Only these collections (repeatable).")
 @click.option("--uri-prefix", default=None, help="Only evidence under this gno:// prefix.")
-@click.option("--tags-any", default=None, help="Only documents with any of these tags (comma-separated).")
-@click.option("--tags-all", default=None, help="Only documents with all of these tags (comma-separated).")
-@click.option("--fast", is_flag=True, help="Retrieve without graph expansion or re-scoring.")
-@click.option("--thorough", is_flag=True, help="Retrieve with pseudo-relevance feedback; 40 candidates.")
+@click.option("--tags-any", multiple=True, help="Tags (comma-separated or repeated); evidence has one.")
+@click.option("--tags-all", multiple=True, help="Tags (comma-separated or repeated); evidence has all.")
+@depth_options
 @click.option("--graph/--no-graph", default=True, help="One-hop link expansion (default on).")
 @click.option("--md", "as_md", is_flag=True, help="Print the Markdown projection.")
 @click.option("--output", type=click.Path(dir_okay=False), default=None, help="Write the Capsule JSON to a file.")
@@ -84,8 +84,9 @@ def context_build(
     query: str | None,
     collections: tuple[str, ...],
     uri_prefix: str | None,
-    tags_any: str | None,
-    tags_all: str | None,
+    tags_any: tuple[str, ...],
+    tags_all: tuple[str, ...],
+    depth: str | None,
     fast: bool,
     thorough: bool,
     graph: bool,
@@ -93,30 +94,25 @@ def context_build(
     output: str | None,
     as_json: bool,
 ) -> None:
-    """Compile a Context Capsule for GOAL within --budget tokens."""
+    """Compile a Context Capsule for GOAL within --budget tokens (JSON: the canonical bytes)."""
     from gno.evidence.canonical import canonical_json
-    from gno.evidence.capsule import CapsuleRequest
     from gno.fsio import atomic_write_text
 
-    def split(v: str | None) -> tuple[str, ...]:
-        return tuple(t.strip() for t in (v or "").split(",") if t.strip())
+    def fields(_: Any) -> dict[str, Any]:
+        opts: dict[str, Any] = {
+            "budget": budget,
+            "budget_bytes": budget_bytes,
+            "query": query,
+            "collections": collections,
+        }
+        opts.update(uri_prefix=uri_prefix, tags_any=tags_any, tags_all=tags_all, graph=graph)
+        return {"goal": " ".join(goal), "depth": depth_value(depth, fast, thorough), **opts}
 
-    req = CapsuleRequest(
-        goal=" ".join(goal),
-        budget_tokens=budget,
-        budget_bytes=budget_bytes,
-        query=query,
-        collections=collections,
-        uri_prefix=uri_prefix,
-        tags_any=split(tags_any),
-        tags_all=split(tags_all),
-        depth="fast" if fast else "thorough" if thorough else "balanced",
-        graph=graph,
-    )
-
-    def render(c: Capsule) -> None:
+    def write(c: Capsule) -> None:
         if output:
             atomic_write_text(Path(output), canonical_json(c.dump()) + "\n")
+
+    def render(c: Capsule) -> None:
         if as_md:
             click.echo(capsule_markdown(c))
         elif not output:
@@ -131,20 +127,7 @@ def context_build(
         else:
             click.echo(f"wrote {output}")
 
-    if as_json:
-        from gno.errors import GnoError
-
-        app: AppContext = ctx.obj
-        try:
-            c = app.engine().context_build(req)
-        except GnoError as err:
-            emit_error(err, True)
-            ctx.exit(err.exit_code)
-        if output:
-            atomic_write_text(Path(output), canonical_json(c.dump()) + "\n")
-        click.echo(canonical_json(c.dump()))
-    else:
-        run(ctx, False, lambda e: e.context_build(req), render)
+    invoke(ctx, as_json, "context", fields, render, on_result=write)
 
 
 @context.command("verify")
@@ -155,20 +138,19 @@ def context_verify(ctx: click.Context, capsule: str, as_json: bool) -> None:
     """Check each evidence item of a Capsule (file or -) against the index: unchanged, stale or missing."""
     from gno.errors import ValidationError
 
-    def call(e: Any) -> Any:
+    def fields(_: Any) -> dict[str, Any]:
         try:
             raw = sys.stdin.read() if capsule == "-" else Path(capsule).read_text(encoding="utf-8")
-            obj = json.loads(raw)
+            return {"capsule": json.loads(raw)}
         except (OSError, json.JSONDecodeError) as exc:
             raise ValidationError(f"cannot read capsule {capsule}: {exc}") from exc
-        return e.context_verify(obj)
 
     def render(r: ContextVerifyResult) -> None:
         for i in r.items:
             click.echo(f"{i.status:<9} {i.uri}:{i.start_line}-{i.end_line}" + (f"  ({i.reason})" if i.reason else ""))
         click.echo(f"capsule {r.capsule_id[:16]}: {r.status} · integrity {r.integrity} · {r.counts}")
 
-    run(ctx, as_json, call, render)
+    invoke(ctx, as_json, "context_verify", fields, render)
 
 
 def _render_changes(r: ChangesResult) -> None:
@@ -204,10 +186,11 @@ def changes(
 ) -> None:
     """What changed: create, update, rename, inactivate, reactivate (rung 5)."""
     if not follow:
-        run(
+        invoke(
             ctx,
             as_json,
-            lambda e: e.changes(since=cursor or since, collection=collection, limit=limit),
+            "changes",
+            {"since": cursor or since, "collection": collection, "limit": limit},
             _render_changes,
         )
         return
@@ -261,7 +244,7 @@ def diff(ctx: click.Context, ref: str, change: str | None, as_json: bool) -> Non
                     click.echo(f"  {key}: +{val.get('added')} -{val.get('removed')}")
         click.echo(f"  content: {r.content['status']} — {r.content['reason']}")
 
-    run(ctx, as_json, lambda e: e.diff(ref, change), render)
+    invoke(ctx, as_json, "diff", {"ref": ref, "change": change}, render)
 
 
 @click.command()
@@ -280,7 +263,13 @@ def impact(ctx: click.Context, ref: str, max_depth: int, max_nodes: int, max_edg
             path = " → ".join(s.source.rsplit("/", 1)[-1] for s in n.evidence_path)
             click.echo(f"  depth {n.depth}  {n.uri}  via {path} → {r.root.rsplit('/', 1)[-1]}")
 
-    run(ctx, as_json, lambda e: e.impact(ref, max_depth=max_depth, max_nodes=max_nodes, max_edges=max_edges), render)
+    invoke(
+        ctx,
+        as_json,
+        "impact",
+        {"ref": ref, "max_depth": max_depth, "max_nodes": max_nodes, "max_edges": max_edges},
+        render,
+    )
 
 
 def _render_links(r: LinksResult) -> None:
@@ -297,7 +286,7 @@ def _render_links(r: LinksResult) -> None:
 @click.pass_context
 def links(ctx: click.Context, ref: str, as_json: bool) -> None:
     """Outgoing links and typed relations of a document."""
-    run(ctx, as_json, lambda e: e.links(ref), _render_links)
+    invoke(ctx, as_json, "links", {"ref": ref}, _render_links)
 
 
 @click.command()
@@ -306,18 +295,23 @@ def links(ctx: click.Context, ref: str, as_json: bool) -> None:
 @click.pass_context
 def backlinks(ctx: click.Context, ref: str, as_json: bool) -> None:
     """Documents that link to (or declare a relation to) REF."""
-    run(ctx, as_json, lambda e: e.backlinks(ref), _render_links)
+    invoke(ctx, as_json, "backlinks", {"ref": ref}, _render_links)
 
 
 @click.command()
 @click.argument("question", nargs=-1, required=True)
-@click.option("--verify", is_flag=True, help="Verify every claim; release only at 100% support.")
+@click.option("--verify/--no-verify", default=True, help="Verify every claim; release only at 100% support (default).")
 @click.option(
-    "--context-budget-tokens", "budget", default=12000, show_default=True, type=int, help="Token budget of the Capsule."
+    "--budget",
+    "--context-budget-tokens",
+    "budget",
+    default=12000,
+    show_default=True,
+    type=int,
+    help="Token budget of the Capsule the answer comes from.",
 )
 @click.option("-c", "--collection", default=None, help="Answer from this collection only.")
-@click.option("--fast", is_flag=True, help="Retrieve without graph expansion or re-scoring.")
-@click.option("--thorough", is_flag=True, help="Retrieve with pseudo-relevance feedback; 40 candidates.")
+@depth_options
 @json_option
 @click.pass_context
 def ask(
@@ -326,6 +320,7 @@ def ask(
     verify: bool,
     budget: int,
     collection: str | None,
+    depth: str | None,
     fast: bool,
     thorough: bool,
     as_json: bool,
@@ -342,13 +337,11 @@ def ask(
         tail = f"status: {r.answer_status}" + (f" ({r.abstention_reason})" if r.abstention_reason else "")
         click.echo(tail, err=True)
 
-    depth = "fast" if fast else "thorough" if thorough else "balanced"
-    run(
-        ctx,
-        as_json,
-        lambda e: e.ask(" ".join(question), verify=verify, budget_tokens=budget, collection=collection, depth=depth),
-        render,
-    )
+    def fields(_: Any) -> dict[str, Any]:
+        opts: dict[str, Any] = {"verify": verify, "budget": budget, "collection": collection}
+        return {"question": " ".join(question), "depth": depth_value(depth, fast, thorough), **opts}
+
+    invoke(ctx, as_json, "ask", fields, render)
 
 
 COMMANDS = [context, changes, diff, impact, links, backlinks, ask]

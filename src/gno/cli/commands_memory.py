@@ -9,10 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from gno.cli.main import json_option, lock_wait_option, lock_wait_seconds, no_wait_option, run
+from gno.cli.contract import invoke
+from gno.cli.main import json_option, lock_wait_option, no_wait_option, run
 
 if TYPE_CHECKING:
     from gno.config import Settings
+    from gno.engine import Engine
     from gno.memory.models import AuditResult, RecallResult, RememberResult
 
 identity_options = [
@@ -25,9 +27,11 @@ def _identity(settings: Settings, caller: str | None, session: str | None) -> tu
     return caller or settings.default_caller(), session or settings.default_session()
 
 
-def _load_receipt(path: str) -> Any:
+def _receipt(path: str | None) -> Any:
     from gno.errors import ValidationError
 
+    if not path:
+        return None
     try:
         raw = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
         return json.loads(raw)
@@ -43,7 +47,13 @@ def _load_receipt(path: str) -> Any:
 @click.option("--supersede", "supersede", default=None, metavar="URI", help="Replace this current fact.")
 @click.option("--predecessor-hash", default=None, metavar="HASH", help="contentHash of the fact to replace.")
 @click.option("--decision", type=click.Choice(["add", "supersede"]), default=None, help="Same as --add/--supersede.")
-@click.option("--predecessor", default=None, metavar="URI", help="With --decision supersede: the URI to replace.")
+@click.option(
+    "--predecessor",
+    "predecessor_uri",
+    default=None,
+    metavar="URI",
+    help="With --decision supersede: the URI to replace.",
+)
 @click.option("--receipt", default=None, metavar="FILE", help="A saved `gno recall --json` output (or its receipt).")
 @click.option("--derived-from", "derived_from", multiple=True, help="Declared origin of the text (repeatable).")
 @click.option("--source", default=None, help="Free-text evidence for the fact (recorded).")
@@ -62,7 +72,7 @@ def remember(
     supersede: str | None,
     predecessor_hash: str | None,
     decision: str | None,
-    predecessor: str | None,
+    predecessor_uri: str | None,
     receipt: str | None,
     derived_from: tuple[str, ...],
     source: str | None,
@@ -81,29 +91,19 @@ def remember(
       gno remember "Prod deploys from release branches" --scope project:gno \\
           --supersede gno://memory/facts/…/mem-….md --predecessor-hash <contentHash>
     """
-    from gno.memory.remember import RememberRequest
-
     dec = decision or ("supersede" if supersede else "add" if add else None)
 
-    def call(e):  # type: ignore[no-untyped-def]
+    def fields(e: Engine) -> dict[str, Any]:
         c, s = _identity(e.settings, caller, session)
-        req = RememberRequest(
-            text=text,
-            scopes=list(scopes),
-            caller=c,
-            session=s,
-            collection=collection,
-            decision=dec,
-            predecessor_uri=supersede or predecessor,
-            predecessor_hash=predecessor_hash,
-            receipt=_load_receipt(receipt) if receipt else None,
-            derived_from=list(derived_from),
-            source=source,
-            lock_wait=lock_wait_seconds(lock_wait, no_wait),
-        )
-        return e.remember(req)
+        opts: dict[str, Any] = {
+            "collection": collection,
+            "decision": dec,
+            "predecessor_uri": supersede or predecessor_uri,
+        }
+        opts.update(predecessor_hash=predecessor_hash, derived_from=derived_from, source=source)
+        return {"text": text, "scopes": scopes, "caller": c, "session": s, **opts, "receipt": _receipt(receipt)}
 
-    run(ctx, as_json, call, render_remember)
+    invoke(ctx, as_json, "remember", fields, render_remember, lock_wait=lock_wait, no_wait=no_wait)
 
 
 def render_remember(r: RememberResult) -> None:
@@ -143,23 +143,13 @@ def recall(
     as_json: bool,
 ) -> None:
     """Current facts matching QUERY in the given scopes, cited, under a budget, with a receipt."""
-    from gno.memory.recall import RecallRequest
 
-    def call(e):  # type: ignore[no-untyped-def]
+    def fields(e: Engine) -> dict[str, Any]:
         c, s = _identity(e.settings, caller, session)
-        return e.recall(
-            RecallRequest(
-                query=query,
-                scopes=list(scopes),
-                caller=c,
-                session=s,
-                collection=collection,
-                max_facts=max_facts,
-                max_tokens=max_tokens,
-            )
-        )
+        opts: dict[str, Any] = {"collection": collection, "max_facts": max_facts, "max_tokens": max_tokens}
+        return {"query": query, "scopes": scopes, "caller": c, "session": s, **opts}
 
-    run(ctx, as_json, call, render_recall)
+    invoke(ctx, as_json, "recall", fields, render_recall)
 
 
 def render_recall(r: RecallResult) -> None:

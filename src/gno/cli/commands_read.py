@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from gno.cli.contract import invoke
 from gno.cli.main import json_option, run
 from gno.cli.render_hits import Hits, numbered
 from gno.cli.render_hits import render_hits as format_hits
@@ -52,6 +53,7 @@ def search(
       gno search '"release pipeline" -legacy' -c notes --json
     (A query that starts with -word needs `--` first: gno search -- -x y.)
     """
+    # the cold-start path: the engine's page of hits, no request or result model built (see cli.contract)
     ta = [t.strip() for t in (tags_any or "").split(",") if t.strip()]
     tl = [t.strip() for t in (tags_all or "").split(",") if t.strip()]
     text = " ".join(query)
@@ -92,7 +94,7 @@ def get(
         text = numbered(d.content, d.returned_lines.start) if line_numbers else d.content
         click.echo(text)
 
-    run(ctx, as_json, lambda e: e.get(ref, from_line=from_line, line_count=line_count), render)
+    invoke(ctx, as_json, "get", {"ref": ref, "from_line": from_line, "line_count": line_count}, render)
 
 
 @click.command("multi-get")
@@ -112,7 +114,7 @@ def multi_get(ctx: click.Context, refs: tuple[str, ...], max_bytes: int, line_nu
         for err in r.errors:
             click.echo(f"error [{err.code}]: {err.ref}: {err.message}", err=True)
 
-    run(ctx, as_json, lambda e: e.multi_get(refs, max_bytes=max_bytes), render)
+    invoke(ctx, as_json, "multi_get", {"refs": refs, "max_bytes": max_bytes}, render)
 
 
 @click.command()
@@ -134,7 +136,7 @@ def ls(ctx: click.Context, scope: str | None, limit: int, offset: int, as_json: 
             more = f"; next page: --offset {end}" if end < r.total else ""
             click.echo(f"{len(r.entries)} of {r.total} documents shown ({r.offset + 1}-{end}){more}", err=True)
 
-    run(ctx, as_json, lambda e: e.ls(scope, limit=limit, offset=offset), render)
+    invoke(ctx, as_json, "ls", {"scope": scope, "limit": limit, "offset": offset}, render)
 
 
 COMMANDS = [search, get, multi_get, ls]

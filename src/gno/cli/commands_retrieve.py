@@ -8,14 +8,11 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gno.cli.commands_read import render_hits
+from gno.cli.contract import depth_options, depth_value, invoke
 from gno.cli.main import json_option, lock_wait_option, lock_wait_seconds, no_wait_option, run
 
 if TYPE_CHECKING:
     from gno.models import BenchResult, DiagnoseResult, EmbedResult, QueryExplain, SearchResult
-
-
-def _tags(v: str | None) -> list[str]:
-    return [t.strip() for t in (v or "").split(",") if t.strip()]
 
 
 def filter_options(f: Any) -> Any:
@@ -24,8 +21,8 @@ def filter_options(f: Any) -> Any:
             click.option("-n", "--limit", default=10, show_default=True, type=int, help="Maximum results."),
             click.option("-c", "--collection", default=None, help="Only this collection."),
             click.option("--min-score", default=0.0, type=float, help="Drop hits below this normalised score."),
-            click.option("--tags-any", default=None, help="Comma-separated tags; a hit has at least one."),
-            click.option("--tags-all", default=None, help="Comma-separated tags; a hit has all of them."),
+            click.option("--tags-any", multiple=True, help="Tags (comma-separated or repeated); a hit has one."),
+            click.option("--tags-all", multiple=True, help="Tags (comma-separated or repeated); a hit has all."),
         ]
     ):
         f = opt(f)
@@ -59,8 +56,13 @@ def _render_embed(r: EmbedResult) -> None:
 @click.command()
 @click.option("-c", "--collection", "collections", multiple=True, help="Only these collections.")
 @click.option("--force", is_flag=True, help="Re-embed everything for the configured model.")
-@click.option("--batch-size", default=8, show_default=True, type=int,
-              help="Chunks per model call. 8 keeps MiniLM under ~500 MB RSS at full speed; 32 peaks at ~1.4 GB.")
+@click.option(
+    "--batch-size",
+    default=8,
+    show_default=True,
+    type=int,
+    help="Chunks per model call. 8 keeps MiniLM under ~500 MB RSS at full speed; 32 peaks at ~1.4 GB.",
+)
 @click.option("--dry-run", is_flag=True, help="Only count what would be embedded.")
 @lock_wait_option
 @no_wait_option
@@ -162,28 +164,23 @@ def vsearch(
     limit: int,
     collection: str | None,
     min_score: float,
-    tags_any: str | None,
-    tags_all: str | None,
+    tags_any: tuple[str, ...],
+    tags_all: tuple[str, ...],
     full: bool,
     line_numbers: bool,
     files: bool,
     as_json: bool,
 ) -> None:
     """Vector-only search (needs `gno embed`)."""
-    run(
-        ctx,
-        as_json,
-        lambda e: e.vsearch(
-            query,
-            collection=collection,
-            limit=limit,
-            min_score=min_score,
-            tags_any=_tags(tags_any),
-            tags_all=_tags(tags_all),
-            full=full,
-        ),
-        lambda r: render_hits(r, files=files, line_numbers=line_numbers, full=full),
-    )
+    fields: dict[str, Any] = {
+        "query": query,
+        "collection": collection,
+        "limit": limit,
+        "min_score": min_score,
+        "full": full,
+    }
+    fields.update(tags_any=tags_any, tags_all=tags_all)
+    invoke(ctx, as_json, "vsearch", fields, lambda r: render_hits(r, files=files, line_numbers=line_numbers, full=full))
 
 
 class QueryGroup(click.Group):
@@ -218,10 +215,9 @@ def query() -> None:
 
 
 @query.command("run", hidden=True)
-@click.argument("text")
+@click.argument("query")
 @filter_options
-@click.option("--fast", is_flag=True, help="No graph expansion, no re-scoring.")
-@click.option("--thorough", is_flag=True, help="Adds pseudo-relevance feedback; 40 candidates.")
+@depth_options
 @click.option("--graph/--no-graph", default=True, help="One-hop link expansion (default on).")
 @click.option("-C", "--candidate-limit", type=int, default=None, help="Candidates re-scored (20; 40 thorough).")
 @click.option("--explain", is_flag=True, help="Stage timings and ranks on stderr.")
@@ -232,12 +228,13 @@ def query() -> None:
 @click.pass_context
 def query_run(
     ctx: click.Context,
-    text: str,
+    query: str,
     limit: int,
     collection: str | None,
     min_score: float,
-    tags_any: str | None,
-    tags_all: str | None,
+    tags_any: tuple[str, ...],
+    tags_all: tuple[str, ...],
+    depth: str | None,
     fast: bool,
     thorough: bool,
     graph: bool,
@@ -257,54 +254,44 @@ def query_run(
                 click.echo(f"note: {n}", err=True)
         render_hits(r, files=files, line_numbers=line_numbers, full=full)
 
-    def call(e):  # type: ignore[no-untyped-def]
-        r = e.query(
-            text,
-            collection=collection,
-            limit=limit,
-            min_score=min_score,
-            tags_any=_tags(tags_any),
-            tags_all=_tags(tags_all),
-            fast=fast,
-            thorough=thorough,
-            graph=graph,
-            candidate_limit=candidate_limit,
-            full=full,
-            explain=explain,
-        )
+    def fields(_: Any) -> dict[str, Any]:
+        opts: dict[str, Any] = {"collection": collection, "limit": limit, "min_score": min_score, "tags_any": tags_any}
+        opts.update(tags_all=tags_all, graph=graph, candidate_limit=candidate_limit, full=full, explain=explain)
+        return {"query": query, "depth": depth_value(depth, fast, thorough), **opts}
+
+    def explain_json(r: SearchResult) -> None:
         if as_json and explain:
             _print_explain(r.explain)
-        return r
 
-    run(ctx, as_json, call, render)
+    invoke(ctx, as_json, "query", fields, render, on_result=explain_json)
 
 
 @query.command("diagnose")
-@click.argument("text")
+@click.argument("query")
 @click.option("--target", required=True, help="The document you expected (#docid, gno://…, coll/path).")
 @filter_options
-@click.option("--fast", is_flag=True, help="No graph expansion, no re-scoring.")
-@click.option("--thorough", is_flag=True, help="Adds pseudo-relevance feedback; 40 candidates.")
+@depth_options
 @click.option("--graph/--no-graph", default=True, help="One-hop link expansion (default on).")
 @click.option("-C", "--candidate-limit", type=int, default=None, help="Candidates re-scored (20; 40 thorough).")
 @json_option
 @click.pass_context
 def query_diagnose(
     ctx: click.Context,
-    text: str,
+    query: str,
     target: str,
     limit: int,
     collection: str | None,
     min_score: float,
-    tags_any: str | None,
-    tags_all: str | None,
+    tags_any: tuple[str, ...],
+    tags_all: tuple[str, ...],
+    depth: str | None,
     fast: bool,
     thorough: bool,
     graph: bool,
     candidate_limit: int | None,
     as_json: bool,
 ) -> None:
-    """Where did TARGET drop out of the results for TEXT? (per-stage presence, rank, drop reason)"""
+    """Where did TARGET drop out of the results for QUERY? (per-stage presence, rank, drop reason)"""
 
     def render(r: DiagnoseResult) -> None:
         t = r.target
@@ -316,23 +303,12 @@ def query_diagnose(
             click.echo(f"  {s.name:<8} {s.status:<7} present={str(s.present).lower():<5} rank={rank:<4}{drop}{why}")
         click.echo(r.verdict)
 
-    run(
-        ctx,
-        as_json,
-        lambda e: e.diagnose(
-            text,
-            target,
-            collection=collection,
-            limit=limit,
-            tags_any=_tags(tags_any),
-            tags_all=_tags(tags_all),
-            fast=fast,
-            thorough=thorough,
-            graph=graph,
-            candidate_limit=candidate_limit,
-        ),
-        render,
-    )
+    def fields(_: Any) -> dict[str, Any]:
+        opts: dict[str, Any] = {"collection": collection, "limit": limit, "tags_any": tags_any, "tags_all": tags_all}
+        opts.update(depth=depth_value(depth, fast, thorough), graph=graph, candidate_limit=candidate_limit)
+        return {"query": query, "target": target, **opts}
+
+    invoke(ctx, as_json, "diagnose", fields, render)
 
 
 @click.command()

@@ -11,18 +11,19 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gno.cli.commands_daemon import resident_lifecycle, resident_options, run_resident
+from gno.cli.contract import invoke
 from gno.cli.main import (
     AppContext,
     emit_error,
     emit_json,
     json_option,
     lock_wait_option,
-    lock_wait_seconds,
     no_wait_option,
     run,
 )
 
 if TYPE_CHECKING:
+    from gno.engine import Engine
     from gno.models import CaptureResult
 
 
@@ -163,8 +164,8 @@ def mcp_config(ctx: click.Context, target: str, enable_write: bool, install: boo
 @click.option("-c", "--collection", default=None, help="Collection to capture into.")
 @click.option("--title", default=None, help="Note title (also names the file).")
 @click.option("--path", default=None, help="Exact path inside the collection.")
-@click.option("--folder", default=None, help="Folder inside the collection (default inbox/<date>).")
-@click.option("--tags", default=None, help="Comma-separated tags.")
+@click.option("--folder", "folder_path", default=None, help="Folder inside the collection (default inbox/<date>).")
+@click.option("--tags", multiple=True, help="Tags (comma-separated or repeated).")
 @click.option(
     "--source-kind",
     type=click.Choice(["direct", "web", "email", "meeting", "chat", "file", "api", "unknown"]),
@@ -195,8 +196,8 @@ def capture(
     collection: str | None,
     title: str | None,
     path: str | None,
-    folder: str | None,
-    tags: str | None,
+    folder_path: str | None,
+    tags: tuple[str, ...],
     source_kind: str,
     source_url: str | None,
     source_title: str | None,
@@ -208,36 +209,25 @@ def capture(
     as_json: bool,
 ) -> None:
     """Create a new note with provenance (a capture is creation, never an update)."""
-    from gno.models import CaptureSource
-    from gno.writes.capture import CaptureRequest
-
     text = " ".join(content)
     if from_stdin:
         text = sys.stdin.read()
     elif from_file:
         text = Path(from_file).read_text(encoding="utf-8", errors="replace")
-    src = CaptureSource(kind=source_kind, url=source_url, title=source_title, author=source_author, date=source_date)
+    src: dict[str, Any] = {"kind": source_kind, "url": source_url, "title": source_title, "author": source_author}
+    src["date"] = source_date
 
-    def call(e):  # type: ignore[no-untyped-def]
-        req = CaptureRequest(
-            content=text,
-            collection=collection,
-            title=title,
-            path=path,
-            folder=folder,
-            tags=[t.strip() for t in (tags or "").split(",") if t.strip()],
-            source=src,
-            collision_policy=collision_policy,
-            caller=e.settings.default_caller(),
-            lock_wait=lock_wait_seconds(lock_wait, no_wait),
-        )
-        return e.capture(req)
+    def fields(e: Engine) -> dict[str, Any]:
+        opts: dict[str, Any] = {"collection": collection, "title": title, "path": path, "folder_path": folder_path}
+        opts.update(source={k: v for k, v in src.items() if v is not None}, collision_policy=collision_policy)
+        tag_list = [t.strip() for item in tags for t in item.split(",") if t.strip()]
+        return {"content": text, "tags": tag_list, "caller": e.settings.default_caller(), **opts}
 
     def render(r: CaptureResult) -> None:
         verb = "Captured" if r.outcome == "created" else "Exists"
         click.echo(f"{verb} {r.uri} ({r.docid})\n  {r.abs_path}")
 
-    run(ctx, as_json, call, render)
+    invoke(ctx, as_json, "capture", fields, render, lock_wait=lock_wait, no_wait=no_wait)
 
 
 COMMANDS = [serve, mcp, capture]

@@ -74,8 +74,18 @@ def json_text(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2)
 
 
-def run(ctx: click.Context, as_json: bool, fn: Callable[[Engine], T], render: Callable[[T], None]) -> None:
-    """Run one engine call and render it; every failure ends here with the right exit code."""
+def run(
+    ctx: click.Context,
+    as_json: bool,
+    fn: Callable[[Engine], T],
+    render: Callable[[T], None],
+    *,
+    canonical: bool = False,
+) -> None:
+    """Run one engine call and render it; every failure ends here with the right exit code.
+
+    `canonical`: `--json` prints the result's canonical JSON bytes (a Capsule is budgeted as those).
+    """
     from gno.errors import GnoError, from_exception
 
     app: AppContext = ctx.obj
@@ -96,7 +106,11 @@ def run(ctx: click.Context, as_json: bool, fn: Callable[[Engine], T], render: Ca
         emit_error(failure, as_json)
         ctx.exit(failure.exit_code)
     else:
-        if as_json:
+        if as_json and canonical:
+            from gno.evidence.canonical import canonical_json
+
+            click.echo(canonical_json(result.dump()))  # type: ignore[attr-defined]
+        elif as_json:
             from gno.models import GnoModel
 
             wire = getattr(result, "wire", None)  # plain-data results (SearchPage) know their wire shape

@@ -89,7 +89,9 @@ def question_coverage(
     best = max((len(covered(u, fr.content)) for u in units), default=0)
     asked = [f for f in facets if f in fr.content or f in fr.names] or facets  # not "what *kind* of"
     stated = [f for f in asked if f in claimed]
-    ratio = min(len(stated) / len(asked), best / len(fr.content) if fr.content else 1.0)
+    # a question with no facets at all (`0.1.0`) has nothing an answer could be shown to cover
+    share = len(stated) / len(asked) if asked else 0.0
+    ratio = min(share, best / len(fr.content) if fr.content else 1.0)
     # every name the question is about must be named where the answer is stated: an answer about
     # one of two names (htmx for "which ports can WebSocket use over HTTP") answers another question
     return QuestionCoverage(claimed, ratio, fr.subjects <= named)

@@ -1,17 +1,17 @@
 """The REST surface (`gno serve`): `/api/*` JSON over the engine, MCP at `/mcp`, OpenAPI.
 
-Routes are thin: parse the strict body, make one engine call under the engine lock, return the
-shared pydantic model. Errors leave through one handler as `{"error": {code, message,
-details}}` with the status from the error table. Security: a bearer token when configured
-(required off loopback), and state-changing requests from a foreign `Origin` are refused.
+Routes are generated from the capability table (`gno.http.routes`). Errors leave through one
+handler as `{"error": {code, message, details}}` with the status from the error table.
+Security: a bearer token when configured (required off loopback), and state-changing requests
+from a foreign `Origin` are refused.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
@@ -24,22 +24,9 @@ from gno import __version__
 from gno.engine import Engine
 from gno.errors import ErrorCode, GnoError, ValidationError, from_exception
 from gno.http.content_type import JsonBodyRequired
-from gno.http.requests import (
-    CaptureBody,
-    DocUpdateBody,
-    MultiGetBody,
-    RecallBody,
-    RememberBody,
-    SearchBody,
-    SyncBody,
-    split_tags,
-)
-from gno.memory.recall import RecallRequest
-from gno.memory.remember import RememberRequest
-from gno.models import CaptureSource, GnoModel, HealthResult
-from gno.writes.capture import CaptureRequest
+from gno.http.routes import error_responses, register_capabilities
+from gno.models import HealthResult
 
-T = TypeVar("T", bound=GnoModel)
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
@@ -149,114 +136,11 @@ def create_app(
     async def _crash(_: Request, exc: Exception) -> JSONResponse:
         return error_response(from_exception(exc))
 
-    def run(fn: Callable[[], T], status: int = 200) -> JSONResponse:
-        with engine.lock:
-            result = fn()
-        return JSONResponse(result.dump(), status_code=status)
-
-    @app.get("/api/health", tags=["read"])
+    @app.get("/api/health", tags=["read"], response_model=HealthResult, responses=error_responses())
     def health() -> JSONResponse:
         return JSONResponse(HealthResult(ok=True, version=__version__).dump())
 
-    @app.get("/api/status", tags=["read"])
-    def status() -> JSONResponse:
-        return run(engine.status)
-
-    @app.get("/api/collections", tags=["read"])
-    def collections() -> JSONResponse:
-        return run(engine.collection_list)
-
-    @app.get("/api/doc", tags=["read"])
-    def doc(uri: str, fromLine: int | None = None, lineCount: int | None = None) -> JSONResponse:  # noqa: N803
-        return run(lambda: engine.get(uri, from_line=fromLine, line_count=lineCount))
-
-    @app.get("/api/ls", tags=["read"])
-    def ls(scope: str | None = None) -> JSONResponse:
-        return run(lambda: engine.ls(scope))
-
-    @app.post("/api/multi-get", tags=["read"])
-    def multi_get(body: MultiGetBody) -> JSONResponse:
-        return run(lambda: engine.multi_get(body.refs, max_bytes=body.max_bytes))
-
-    @app.post("/api/search", tags=["read"])
-    def search(body: SearchBody) -> JSONResponse:
-        return run(
-            lambda: engine.search(
-                body.query,
-                collection=body.collection,
-                limit=body.limit,
-                min_score=body.min_score,
-                tags_all=split_tags(body.tags_all),
-                tags_any=split_tags(body.tags_any),
-                full=body.full,
-            )
-        )
-
-    @app.post("/api/memory/recall", tags=["memory"])
-    def recall(body: RecallBody) -> JSONResponse:
-        return run(
-            lambda: engine.recall(
-                RecallRequest(
-                    query=body.query,
-                    scopes=body.scopes,
-                    caller=body.caller,
-                    session=body.session,
-                    collection=body.collection,
-                    max_facts=body.max_facts,
-                    max_tokens=body.max_tokens,
-                )
-            )
-        )
-
-    @app.post("/api/memory/remember", tags=["memory"])
-    def remember(body: RememberBody) -> JSONResponse:
-        req = RememberRequest(
-            text=body.text,
-            scopes=body.scopes,
-            caller=body.caller,
-            session=body.session,
-            collection=body.collection,
-            decision=body.decision,
-            predecessor_uri=body.predecessor_uri,
-            predecessor_hash=body.predecessor_hash,
-            receipt=body.receipt,
-            derived_from=body.derived_from,
-            source=body.source,
-        )
-        with engine.lock:
-            result = engine.remember(req)
-        return JSONResponse(result.dump(), status_code=201 if result.outcome in ("added", "superseded") else 200)
-
-    @app.post("/api/capture", tags=["write"])
-    def capture(body: CaptureBody) -> JSONResponse:
-        src = CaptureSource.model_validate(body.source.model_dump()) if body.source else None
-        req = CaptureRequest(
-            content=body.content,
-            collection=body.collection,
-            title=body.title,
-            path=body.path,
-            folder=body.folder_path,
-            tags=body.tags,
-            source=src,
-            collision_policy=body.collision_policy,
-            caller=body.caller,
-        )
-        with engine.lock:
-            result = engine.capture(req)
-        return JSONResponse(result.dump(), status_code=201 if result.outcome == "created" else 200)
-
-    @app.put("/api/docs/{doc_id:path}", tags=["write"])
-    def update_doc(doc_id: str, body: DocUpdateBody) -> JSONResponse:
-        ref = doc_id if doc_id.startswith(("#", "gno://")) or "/" in doc_id else "#" + doc_id
-        return run(lambda: engine.update_doc(ref, body.content, body.expected_source_hash))
-
-    @app.post("/api/sync", tags=["write"])
-    def sync(body: SyncBody) -> JSONResponse:
-        return run(lambda: engine.update([body.collection] if body.collection else []))
-
-    from gno.http.extra_routes import register_extra_routes
-
-    register_extra_routes(app, engine, run)
+    register_capabilities(app, engine)
     if mcp_srv is not None:
         for route in mcp_app.routes:
             app.router.routes.append(route)

@@ -1,38 +1,39 @@
 """The MCP surface: gno's capabilities as tools, over stdio (`gno mcp`) or Streamable HTTP (`/mcp`).
 
-Thin by design: each tool validates nothing itself, makes one engine call and returns the same
-pydantic object every surface returns, as structured content (and as JSON text). A `GnoError`
-becomes an `isError` result whose structured content is the `{"error": {...}}` envelope.
+Generated from the capability table: a tool per capability, its input schema the request
+model's (with descriptions), its `outputSchema` the result model's. A call validates the
+arguments into the request model, makes the one engine call in a worker thread and returns the
+result as structured content (and as JSON text). Any failure is an `isError` result whose
+structured content is the `{"error": {code, message, details}}` envelope.
 
 Identity is never a tool argument: caller = the client name from the `initialize` handshake,
-session = the Streamable HTTP session id (stdio: one id per server instance). The write set
-(`gno_remember`, `gno_capture`, `gno_update`) is listed only with `--enable-write`; called
-without it, a write tool answers WRITE_DISABLED. Recall here is lexical only, so a resident
-server never loads a model per call.
+session = the Streamable HTTP session id (stdio: one id per server instance). The write set is
+listed only with `--enable-write`; called without it, a write tool answers WRITE_DISABLED.
+Recall and remember run lexical only here, so a resident server never loads a model per call.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
-from typing import Any, Literal, TypeVar
+from typing import Any
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp_types import Tool as MCPTool
 
+from gno.contract import BY_TOOL, CAPABILITIES, Capability
+from gno.contract.base import CallContext, parse
+from gno.contract.schema import input_schema, output_schema
 from gno.engine import Engine
-from gno.errors import ErrorCode, GnoError, ValidationError, from_exception
-from gno.memory.recall import RecallRequest
-from gno.memory.remember import RememberRequest
-from gno.models import CaptureSource, GnoModel
-from gno.writes.capture import CaptureRequest
+from gno.errors import ErrorCode, GnoError, NotFoundError, ValidationError, from_exception
+from gno.models import GnoModel
 
-T = TypeVar("T")
-WRITE_TOOLS = frozenset({"gno_remember", "gno_capture", "gno_update"})
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+CTX = CallContext(surface="mcp", semantic=False)
+WRITE_TOOLS = frozenset(c.tool_name for c in CAPABILITIES if c.write and c.tool_name)
 
 
 def ok(model: GnoModel) -> CallToolResult:
@@ -51,16 +52,60 @@ def fail(err: GnoError) -> CallToolResult:
     )
 
 
+def tool_of(cap: Capability) -> MCPTool:
+    assert cap.tool_name is not None
+    return MCPTool(
+        name=cap.tool_name,
+        description=cap.description,
+        input_schema=input_schema(cap.request_model, cap.identity),
+        output_schema=output_schema(cap.result_model),
+        annotations=WRITE if cap.write else READ,
+    )
+
+
 class GnoMCPServer(MCPServer[Any]):
-    """MCPServer that hides the write set from `tools/list` unless writes are enabled."""
+    """MCPServer whose tools are the capability table (the write set only with writes enabled)."""
 
-    def __init__(self, *, enable_write: bool, **kw: Any) -> None:
+    def __init__(self, engine: Engine, *, enable_write: bool, instance_id: str, **kw: Any) -> None:
         super().__init__(**kw)
+        self.engine = engine
         self.enable_write = enable_write
+        self.instance_id = instance_id
+        self._tools = {c.tool_name: tool_of(c) for c in CAPABILITIES if c.tool_name}
 
-    async def list_tools(self) -> list[Any]:
-        tools = await super().list_tools()
-        return tools if self.enable_write else [t for t in tools if t.name not in WRITE_TOOLS]
+    async def list_tools(self) -> list[MCPTool]:
+        return [t for name, t in self._tools.items() if self.enable_write or not BY_TOOL[name].write]
+
+    def _tool_input_schema(self, name: str) -> dict[str, Any] | None:
+        tool = self._tools.get(name)
+        return None if tool is None else tool.input_schema
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult:
+        try:
+            cap = BY_TOOL.get(name)
+            if cap is None:
+                raise NotFoundError(f"no tool named {name!r}", details={"tool": name})
+            if cap.write and not self.enable_write:
+                raise ValidationError(
+                    "write tools are disabled: start the server with --enable-write (or GNO_MCP_ENABLE_WRITE=1)",
+                    code=ErrorCode.WRITE_DISABLED,
+                )
+            data = {k: v for k, v in (arguments or {}).items() if k not in cap.identity}
+            if cap.identity:
+                who = identity(context, self.instance_id) if context else ("mcp:unknown", self.instance_id)
+                data.update((k, v) for k, v in zip(("caller", "session"), who, strict=True) if k in cap.identity)
+            req = parse(cap.request_model, data)
+            return ok(await anyio.to_thread.run_sync(self._run, req))
+        except GnoError as err:
+            return fail(err)
+        except Exception as exc:  # noqa: BLE001 - never a bare protocol error
+            return fail(from_exception(exc))
+
+    def _run(self, req: Any) -> GnoModel:
+        result: GnoModel = req.run(self.engine, CTX)
+        return result
 
 
 def identity(ctx: Context[Any, Any], instance_id: str) -> tuple[str, str]:
@@ -90,174 +135,14 @@ def identity(ctx: Context[Any, Any], instance_id: str) -> tuple[str, str]:
 
 def build_mcp(engine: Engine, *, enable_write: bool, instance_id: str) -> GnoMCPServer:
     # log_level WARNING: the SDK configures the root logger; keep embedding apps quiet
-    srv = GnoMCPServer(name="gno", instructions=INSTRUCTIONS, enable_write=enable_write, warn_on_duplicate_tools=False,
-                       log_level="WARNING")
-
-    async def call(fn: Callable[[], GnoModel], *, write: bool = False) -> CallToolResult:
-        if write and not srv.enable_write:
-            return fail(
-                ValidationError(
-                    "write tools are disabled: start the server with --enable-write (or GNO_MCP_ENABLE_WRITE=1)",
-                    code=ErrorCode.WRITE_DISABLED,
-                )
-            )
-
-        def locked() -> GnoModel:
-            with engine.lock:
-                return fn()
-
-        try:
-            return ok(await anyio.to_thread.run_sync(locked))
-        except GnoError as err:
-            return fail(err)
-        except Exception as exc:  # noqa: BLE001 - never a bare protocol error
-            return fail(from_exception(exc))
-
-    @srv.tool(annotations=READ, description="Exact (BM25) search with cited spans. Rung 1 of the ladder.")
-    async def gno_search(
-        query: str,
-        collection: str | None = None,
-        limit: int = 5,
-        minScore: float = 0.0,
-        tagsAll: list[str] | None = None,
-        tagsAny: list[str] | None = None,
-        full: bool = False,
-    ) -> CallToolResult:
-        return await call(
-            lambda: engine.search(
-                query,
-                collection=collection,
-                limit=limit,
-                min_score=minScore,
-                tags_all=tagsAll or [],
-                tags_any=tagsAny or [],
-                full=full,
-            )
-        )
-
-    @srv.tool(
-        annotations=READ,
-        description="Read a document by #docid, gno://collection/path[:line] or collection/path[:line].",
+    return GnoMCPServer(
+        engine,
+        enable_write=enable_write,
+        instance_id=instance_id,
+        name="gno",
+        instructions=INSTRUCTIONS,
+        log_level="WARNING",
     )
-    async def gno_get(ref: str, fromLine: int | None = None, lineCount: int | None = None) -> CallToolResult:
-        return await call(lambda: engine.get(ref, from_line=fromLine, line_count=lineCount))
-
-    @srv.tool(annotations=READ, description="Read several documents by ref.")
-    async def gno_multi_get(refs: list[str], maxBytes: int = 10240) -> CallToolResult:
-        return await call(lambda: engine.multi_get(refs, max_bytes=maxBytes))
-
-    @srv.tool(annotations=READ, description="List indexed documents of a collection or gno://coll/prefix.")
-    async def gno_ls(scope: str | None = None) -> CallToolResult:
-        return await call(lambda: engine.ls(scope))
-
-    @srv.tool(annotations=READ, description="Index health: collections, counts, ingest errors, memory.")
-    async def gno_status() -> CallToolResult:
-        return await call(engine.status)
-
-    @srv.tool(
-        annotations=READ,
-        description="Recall current facts in explicit scopes, under a budget, with a "
-        "receipt (lexical leg). Rung 2 of the ladder.",
-    )
-    async def gno_recall(
-        query: str,
-        scopes: list[str] | None = None,
-        collection: str | None = None,
-        maxFacts: int = 8,
-        maxTokens: int = 512,
-        ctx: Context[Any, Any] | None = None,
-    ) -> CallToolResult:
-        assert ctx is not None
-        caller, session = identity(ctx, instance_id)
-        req = RecallRequest(
-            query=query,
-            scopes=scopes or [],
-            caller=caller,
-            session=session,
-            collection=collection,
-            max_facts=maxFacts,
-            max_tokens=maxTokens,
-        )
-        return await call(lambda: engine.recall(req, semantic=False))
-
-    @srv.tool(
-        annotations=WRITE,
-        description="Propose one fact; decision 'add' stores it, 'supersede' replaces "
-        "predecessorUri (hash-checked). Pass the recall receipt to fence replays.",
-    )
-    async def gno_remember(
-        text: str,
-        scopes: list[str] | None = None,
-        collection: str | None = None,
-        decision: str | None = None,
-        predecessorUri: str | None = None,
-        predecessorHash: str | None = None,
-        receipt: dict[str, Any] | None = None,
-        derivedFrom: list[str] | None = None,
-        source: str | None = None,
-        ctx: Context[Any, Any] | None = None,
-    ) -> CallToolResult:
-        assert ctx is not None
-        caller, session = identity(ctx, instance_id)
-        req = RememberRequest(
-            text=text,
-            scopes=scopes or [],
-            caller=caller,
-            session=session,
-            collection=collection,
-            decision=decision,
-            predecessor_uri=predecessorUri,
-            predecessor_hash=predecessorHash,
-            receipt=receipt,
-            derived_from=derivedFrom or [],
-            source=source,
-        )
-        return await call(lambda: engine.remember(req, semantic=False), write=True)
-
-    @srv.tool(annotations=WRITE, description="Create a genuinely new note with provenance (never an update).")
-    async def gno_capture(
-        content: str,
-        collection: str | None = None,
-        title: str | None = None,
-        folderPath: str | None = None,
-        path: str | None = None,
-        collisionPolicy: Literal["error", "open_existing", "create_with_suffix"] = "error",
-        source: dict[str, Any] | None = None,
-        tags: list[str] | None = None,
-        ctx: Context[Any, Any] | None = None,
-    ) -> CallToolResult:
-        assert ctx is not None
-        caller, _ = identity(ctx, instance_id)
-
-        def run() -> GnoModel:
-            try:
-                src = CaptureSource.model_validate(source) if source else None
-            except Exception as exc:
-                raise ValidationError(f"invalid source: {exc}") from exc
-            return engine.capture(
-                CaptureRequest(
-                    content=content,
-                    collection=collection,
-                    title=title,
-                    path=path,
-                    folder=folderPath,
-                    tags=tags or [],
-                    source=src,
-                    collision_policy=collisionPolicy,
-                    caller=caller,
-                )
-            )
-
-        return await call(run, write=True)
-
-    @srv.tool(annotations=WRITE, description="Sync the index with the files (all collections or one).")
-    async def gno_update(collection: str | None = None) -> CallToolResult:
-        return await call(lambda: engine.update([collection] if collection else []), write=True)
-
-    from gno.mcp.extra_tools import register_extra_tools
-
-    register_extra_tools(srv, engine, call)
-    return srv
 
 
 INSTRUCTIONS = (

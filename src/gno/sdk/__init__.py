@@ -1,5 +1,5 @@
 """The Python SDK: `gno.Client.open()` (in-process) or `gno.Client.connect(url)` (REST)."""
 
-from gno.sdk.client import Client, LocalClient, RemoteClient
+from gno.sdk.client import Client
 
-__all__ = ["Client", "LocalClient", "RemoteClient"]
+__all__ = ["Client"]

@@ -22,7 +22,6 @@ The local gno memory contract (`gno remember`/`recall`) is separate and unchange
 
 from __future__ import annotations
 
-from gno.service.errors import SERVICE_TABLE, ServiceCode, ServiceError
 from gno.service.models import (
     ForgetParams,
     ForgetResult,
@@ -35,15 +34,12 @@ from gno.service.models import (
 )
 
 __all__ = [
-    "SERVICE_TABLE",
     "ForgetParams",
     "ForgetResult",
     "RememberParams",
     "RememberResult",
     "SearchParams",
     "SearchResult",
-    "ServiceCode",
-    "ServiceError",
     "ValidateParams",
     "ValidateResult",
 ]

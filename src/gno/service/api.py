@@ -18,12 +18,13 @@ import logging
 import uuid
 from typing import TYPE_CHECKING
 
+from gno.errors import ErrorCode
 from gno.guard import MemoryGuard
 from gno.service import errors as E
 from gno.service import idempotency, records, tenancy, validation
 from gno.service.archivist import Archivist
 from gno.service.backend import Backend, Filter, Tx, utcnow
-from gno.service.errors import ServiceCode, ServiceError, invalid
+from gno.service.errors import invalid, refuse
 from gno.service.models import (
     ForgetParams,
     ForgetResult,
@@ -90,7 +91,7 @@ class MemoryService:
         req_hash = idempotency.request_hash("remember", params.model_dump())
         verdict = self.guard.check({f: getattr(params, f) for f in GUARDED})  # 3
         if verdict.rejected:
-            raise ServiceError(ServiceCode.GUARD_REJECTED, str(verdict.message))
+            raise refuse(ErrorCode.GUARD_REJECTED, str(verdict.message))
         clean = params.model_copy(update=verdict.fields)
         derived = validation.check_fields(clean)  # 4-7
         vector = self._embed(clean.content)
@@ -156,15 +157,15 @@ class MemoryService:
     def _check_quota(self, tx: Tx, p: Principal, workspace: str) -> None:
         limits = self.settings.limits
         if records.count_active(tx, "project_id", p.project_id) >= limits.project_memories:
-            raise ServiceError(ServiceCode.QUOTA_EXCEEDED, E.PROJECT_MEMORY_LIMIT)
+            raise refuse(ErrorCode.QUOTA_EXCEEDED, E.PROJECT_MEMORY_LIMIT)
         ws = tx.execute(
             "SELECT id FROM workspaces WHERE tenant_id = ? AND namespace = ?",
             (p.tenant_id, tenancy.namespace(p.project_id, workspace)),
         )
         if ws and records.count_active(tx, "workspace_id", str(ws[0][0])) >= limits.workspace_memories:
-            raise ServiceError(ServiceCode.QUOTA_EXCEEDED, E.WORKSPACE_MEMORY_LIMIT)
+            raise refuse(ErrorCode.QUOTA_EXCEEDED, E.WORKSPACE_MEMORY_LIMIT)
         if records.count_active(tx, "tenant_id", p.tenant_id) >= limits.tenant_memories:
-            raise ServiceError(ServiceCode.QUOTA_EXCEEDED, E.TENANT_MEMORY_LIMIT)
+            raise refuse(ErrorCode.QUOTA_EXCEEDED, E.TENANT_MEMORY_LIMIT)
 
     # -- search -----------------------------------------------------------------------------------
 
@@ -230,7 +231,7 @@ class MemoryService:
                 )
             )
             if memory_id is not None and not found and not records.exists_in_project(tx, p.project_id, memory_id):
-                raise ServiceError(ServiceCode.NOT_FOUND, E.MEMORY_NOT_FOUND)
+                raise refuse(ErrorCode.NOT_FOUND, E.MEMORY_NOT_FOUND)
             reason = "memory_id" if memory_id is not None else "source_id"
             records.forget_rows(tx, [r.seq for r in found], key_id=p.key_id, reason=reason, when=when)
         ids = sorted(r.id for r in found)

@@ -25,7 +25,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from gno import __version__
 from gno.errors import GnoError
 from gno.service.api import MemoryService
-from gno.service.errors import ServiceError
+from gno.service.errors import service_body
 from gno.service.mcp_tools import bearer, build_service_mcp
 from gno.service.models import ForgetParams, RememberParams, SearchParams, ValidateParams
 from gno.service.tenancy import Principal
@@ -35,7 +35,7 @@ PROTECTED = ("/v1/", "/mcp")
 
 
 def error_body(err: GnoError) -> JSONResponse:
-    body = err.service_body() if isinstance(err, ServiceError) else {"error": err.message, "code": str(err.code)}
+    body = service_body(err)
     headers = {"WWW-Authenticate": "Bearer"} if err.http_status == 401 else None
     return JSONResponse(body, status_code=err.http_status, headers=headers)
 

@@ -20,9 +20,10 @@ import json
 import re
 from typing import Any
 
+from gno.errors import ErrorCode
 from gno.service import errors as E
 from gno.service.backend import Tx, utcnow
-from gno.service.errors import ServiceCode, ServiceError
+from gno.service.errors import refuse
 from gno.service.tenancy import Principal
 
 _VALID = re.compile(r"[\x20-\x7e]{1,256}")
@@ -33,7 +34,7 @@ def check_key(raw: str | None) -> str | None:
     if raw is None:
         return None
     if not _VALID.fullmatch(raw):
-        raise ServiceError(ServiceCode.INVALID_ARGUMENT, E.IDEMPOTENCY_KEY_INVALID)
+        raise refuse(ErrorCode.INVALID_ARGUMENT, E.IDEMPOTENCY_KEY_INVALID)
     return raw
 
 
@@ -58,7 +59,7 @@ def claim(tx: Tx, p: Principal, workspace: str, key: str, req_hash: str) -> dict
     )
     stored_hash, response = rows[0]
     if stored_hash != req_hash:
-        raise ServiceError(ServiceCode.IDEMPOTENCY_CONFLICT, E.IDEMPOTENCY_CONFLICT)
+        raise refuse(ErrorCode.IDEMPOTENCY_CONFLICT, E.IDEMPOTENCY_CONFLICT)
     if response is None:  # pragma: no cover - a claim is only visible once its transaction committed
         raise RuntimeError("idempotency record without a response")
     replay: dict[str, Any] = json.loads(response)

@@ -3,8 +3,9 @@
 Thin by design: a tool builds the same parameter model the HTTP route receives, resolves the caller
 from the bearer key of the Streamable HTTP request, makes one `MemoryService` call in a worker
 thread and returns the same result model (structured content plus its JSON text). A refusal is
-raised as `ToolError(<the seed's text>)`, which the SDK delivers as an `isError` result reading
-`Error executing tool remember: <text>` — exactly what seed 003 documents.
+an `isError` result whose text reads `Error executing tool remember: <text>` (the seed's
+wording) and whose structured content is gno's `{"error": {code, message, details}}` envelope,
+so a client reads the code instead of parsing the text.
 
 `fixed_key` serves in-process clients (the SDK's in-memory `Client`, tests), which have no HTTP
 request to carry a bearer header; the HTTP server never sets it.
@@ -18,13 +19,13 @@ from typing import Any, TypeVar
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import ToolAnnotations
+from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import ValidationError as PydanticValidationError
 
-from gno.errors import GnoError
+from gno.errors import ErrorCode, GnoError
 from gno.service import errors as E
 from gno.service.api import MemoryService
-from gno.service.errors import ServiceCode, ServiceError
+from gno.service.errors import invalid, refuse
 from gno.service.models import (
     ForgetParams,
     ForgetResult,
@@ -60,8 +61,33 @@ def bearer(headers: Any) -> str | None:
     return token.strip() or None
 
 
+def _invalid(err: PydanticValidationError) -> GnoError:
+    first = err.errors()[0]
+    where = ".".join(str(x) for x in first.get("loc", ()))
+    return invalid(f"invalid request: {where}: {first.get('msg')}")
+
+
+class ServiceMCPServer(MCPServer[Any]):
+    """Tool failures keep the seed's text and carry the code as structured content."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            err = _invalid(cause) if isinstance(cause, PydanticValidationError) else cause
+            if not isinstance(err, GnoError):
+                raise
+            text = f"Error executing tool {name}: {err.message}"
+            return CallToolResult(
+                content=[TextContent(type="text", text=text)], structured_content=err.to_body(), is_error=True
+            )
+
+
 def build_service_mcp(service: MemoryService, *, fixed_key: str | None = None) -> MCPServer[Any]:
-    srv: MCPServer[Any] = MCPServer(name="gno-team-memory", instructions=INSTRUCTIONS)
+    srv = ServiceMCPServer(name="gno-team-memory", instructions=INSTRUCTIONS)
 
     def principal(ctx: Context[Any, Any]) -> Principal:
         request = ctx.request_context.request
@@ -73,7 +99,7 @@ def build_service_mcp(service: MemoryService, *, fixed_key: str | None = None) -
             return service.authenticate(bearer(getattr(request, "headers", None)))
         if fixed_key is not None:
             return service.authenticate(fixed_key)
-        raise ServiceError(ServiceCode.UNAUTHORIZED, E.UNAUTHORIZED)
+        raise refuse(ErrorCode.UNAUTHORIZED, E.UNAUTHORIZED)
 
     async def call(ctx: Context[Any, Any], build: Callable[[], Any], op: Callable[[Principal, Any], T]) -> T:
         def work() -> T:
@@ -82,12 +108,8 @@ def build_service_mcp(service: MemoryService, *, fixed_key: str | None = None) -
 
         try:
             return await anyio.to_thread.run_sync(work)
-        except GnoError as err:
-            raise ToolError(err.message) from err
         except PydanticValidationError as err:
-            first = err.errors()[0]
-            where = ".".join(str(x) for x in first.get("loc", ()))
-            raise ToolError(f"invalid request: {where}: {first.get('msg')}") from err
+            raise _invalid(err) from None
 
     @srv.tool(annotations=WRITE, description="Save a record to the project's team memory (never overwrites).")
     async def remember(

@@ -15,8 +15,9 @@ import time
 from collections.abc import Callable
 from typing import Literal
 
+from gno.errors import ErrorCode
 from gno.service import errors as E
-from gno.service.errors import ServiceCode, ServiceError
+from gno.service.errors import refuse
 from gno.service.settings import Limits
 
 Channel = Literal["http", "mcp", "local"]
@@ -43,9 +44,9 @@ class RateLimiter:
             if len(self._windows) > 100_000:
                 self._windows = {k: v for k, v in self._windows.items() if v[0] == window}
             if channel == "mcp" and self._used("mcp", key_id, window) >= self.limits.mcp_calls_per_minute:
-                raise ServiceError(ServiceCode.RATE_LIMITED, E.MCP_RATE_LIMIT)
+                raise refuse(ErrorCode.RATE_LIMITED, E.MCP_RATE_LIMIT)
             if self._used("project", project_id, window) >= self.limits.project_calls_per_minute:
-                raise ServiceError(ServiceCode.RATE_LIMITED, E.PROJECT_CALL_LIMIT)
+                raise refuse(ErrorCode.RATE_LIMITED, E.PROJECT_CALL_LIMIT)
             if channel == "mcp":
                 self._windows[("mcp", key_id)] = (window, self._used("mcp", key_id, window) + 1)
             self._windows[("project", project_id)] = (window, self._used("project", project_id, window) + 1)

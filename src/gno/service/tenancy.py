@@ -22,10 +22,10 @@ import uuid
 from dataclasses import dataclass
 from typing import Literal
 
-from gno.errors import NotFoundError, ValidationError
+from gno.errors import ErrorCode, NotFoundError, ValidationError
 from gno.service import errors as E
 from gno.service.backend import Backend, Tx, utcnow
-from gno.service.errors import ServiceCode, ServiceError
+from gno.service.errors import refuse
 from gno.service.models import KeyInfo, KeyList, NewKey, TenantInfo, WorkspaceInfo
 
 AccountState = Literal["active", "read_only", "suspended"]
@@ -149,7 +149,7 @@ def set_account_state(backend: Backend, tenant: str, state: str) -> TenantInfo:
 def authenticate(backend: Backend, raw: str | None) -> Principal:
     """The principal of a bearer key; unknown, revoked or missing keys are all the same 401."""
     if not raw or not raw.startswith(KEY_PREFIX):
-        raise ServiceError(ServiceCode.UNAUTHORIZED, E.UNAUTHORIZED)
+        raise refuse(ErrorCode.UNAUTHORIZED, E.UNAUTHORIZED)
     with backend.read() as tx:
         rows = tx.execute(
             "SELECT k.id, p.id, p.name, t.id, t.name, t.state FROM access_keys k "
@@ -158,20 +158,20 @@ def authenticate(backend: Backend, raw: str | None) -> Principal:
             (hash_key(raw),),
         )
     if not rows:
-        raise ServiceError(ServiceCode.UNAUTHORIZED, E.UNAUTHORIZED)
+        raise refuse(ErrorCode.UNAUTHORIZED, E.UNAUTHORIZED)
     kid, pid, pname, tid, tname, state = rows[0]
     return Principal(str(kid), str(pid), str(pname), str(tid), str(tname), state)
 
 
 def require_readable(p: Principal) -> None:
     if p.state == "suspended":
-        raise ServiceError(ServiceCode.ACCOUNT_SUSPENDED, E.NOTICE_SUSPENDED)
+        raise refuse(ErrorCode.ACCOUNT_SUSPENDED, E.NOTICE_SUSPENDED)
 
 
 def require_writable(p: Principal) -> None:
     require_readable(p)
     if p.state == "read_only":
-        raise ServiceError(ServiceCode.ACCOUNT_READ_ONLY, E.NOTICE_READ_ONLY)
+        raise refuse(ErrorCode.ACCOUNT_READ_ONLY, E.NOTICE_READ_ONLY)
 
 
 def find_workspace(tx: Tx, p: Principal, name: str) -> Workspace | None:
@@ -184,9 +184,9 @@ def find_workspace(tx: Tx, p: Principal, name: str) -> Workspace | None:
         return None
     wid, pid, deleted_at = rows[0]
     if deleted_at is not None:
-        raise ServiceError(ServiceCode.WORKSPACE_DELETED, E.workspace_deleted(name))
+        raise refuse(ErrorCode.WORKSPACE_DELETED, E.workspace_deleted(name))
     if pid != p.project_id:
-        raise ServiceError(ServiceCode.WORKSPACE_FORBIDDEN, E.WORKSPACE_FORBIDDEN)
+        raise refuse(ErrorCode.WORKSPACE_FORBIDDEN, E.WORKSPACE_FORBIDDEN)
     return Workspace(str(wid), name, str(pid))
 
 

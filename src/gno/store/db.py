@@ -2,11 +2,14 @@
 
 `gno.store` is the only package that imports sqlite3. The database is derived and
 disposable: deleting it and running `gno update` rebuilds the same answers from the files.
-WAL mode keeps readers unblocked while the single writer (who holds the write lease) works.
+Each thread gets its own connection (`Store.conn`), so the readers of a threaded server run in
+parallel on WAL snapshots, and a slow query holds only its own connection; writers still
+serialise on the cross-process write lease (and SQLite's own write lock).
 """
 
 from __future__ import annotations
 
+import _thread
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -63,7 +66,7 @@ def _schema_sql() -> str:
 
 
 class Store:
-    """One open index database. Cheap to open; not shared across threads."""
+    """One index database: one SQLite connection per thread that uses it, opened on first use."""
 
     def __init__(self, path: str | os.PathLike[str], *, create: bool = True, readonly: bool = False) -> None:
         self.path = os.fspath(path)  # a string: pathlib costs more at start-up than a search
@@ -74,33 +77,54 @@ class Store:
                 details={"path": self.path},
             )
         os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
+        self._local = _thread._local()
+        self._opened: list[sqlite3.Connection] = []
+        self._guard = _thread.allocate_lock()
+        conn = self.conn  # the first connection creates (or migrates) the schema
+        if not readonly:
+            self._guarded(self._ensure_schema, conn)
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """This thread's connection (WAL: readers on other threads are never blocked by it)."""
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._guarded(self._connect)
+            self._local.conn = conn
+            with self._guard:
+                self._opened.append(conn)
+        return conn
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=60.0, isolation_level=None, check_same_thread=False)
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA busy_timeout=60000")
+        conn.execute("PRAGMA temp_store=MEMORY")
+        conn.execute("PRAGMA cache_size=-32000")
+        return conn
+
+    def _guarded(self, fn: Any, *args: Any) -> Any:
         try:
-            self.conn = sqlite3.connect(self.path, timeout=60.0, isolation_level=None, check_same_thread=False)
-            self.conn.row_factory = sqlite3.Row
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            self.conn.execute("PRAGMA synchronous=NORMAL")
-            self.conn.execute("PRAGMA busy_timeout=60000")
-            self.conn.execute("PRAGMA temp_store=MEMORY")
-            self.conn.execute("PRAGMA cache_size=-32000")
-            if not readonly:
-                self._ensure_schema()
+            return fn(*args)
         except sqlite3.DatabaseError as exc:
             raise RuntimeFailure(
-                f"cannot open index {path}: {exc}. The index is disposable: delete it and run "
+                f"cannot open index {self.path}: {exc}. The index is disposable: delete it and run "
                 "`gno update` to rebuild it from your files",
                 details={"path": self.path},
             ) from exc
 
-    def _ensure_schema(self) -> None:
-        row = self.conn.execute("SELECT name FROM sqlite_master WHERE type='table' AND name='schema_meta'").fetchone()
+    def _ensure_schema(self, conn: sqlite3.Connection) -> None:
+        row = conn.execute("SELECT name FROM sqlite_master WHERE type='table' AND name='schema_meta'").fetchone()
         if row is None:
             # executescript commits on its own; the script is idempotent (IF NOT EXISTS)
-            self.conn.executescript(_schema_sql())
+            conn.executescript(_schema_sql())
             self.set_meta("schema_version", str(SCHEMA_VERSION))
         current = int(self.get_meta("schema_version") or "1")
         for version, sql in MIGRATIONS:
             if version > current:
-                self.conn.executescript(sql)
+                conn.executescript(sql)
                 self.set_meta("schema_version", str(version))
 
     # -- transactions -------------------------------------------------------------------
@@ -129,7 +153,12 @@ class Store:
             self.conn.execute("COMMIT")
 
     def close(self) -> None:
-        self.conn.close()
+        """Close every thread's connection (a closed Store opens new ones if used again)."""
+        with self._guard:
+            opened, self._opened = self._opened, []
+        for conn in opened:
+            conn.close()
+        self._local = _thread._local()
 
     # -- meta ---------------------------------------------------------------------------
     def get_meta(self, key: str) -> str | None:

@@ -161,14 +161,17 @@ def register_web(app: FastAPI) -> None:
             return JSONResponse(NotFoundError(f"no static file {name!r}").to_body(), status_code=404)
         return send(request, name, STATIC[name])
 
-    @app.get("/api/web/links", tags=["web"])
+    from gno.errors import ErrorCode
+    from gno.http.routes import error_responses
+
+    errors = error_responses(ErrorCode.NOT_FOUND, ErrorCode.INVALID_REF)
+
+    @app.get("/api/web/links", tags=["web"], response_model=DocLinks, responses=errors)
     def links(request: Request, uri: str) -> JSONResponse:
         engine: Engine = request.app.state.engine
-        with engine.lock:
-            return JSONResponse(doc_links(engine, uri).dump())
+        return JSONResponse(doc_links(engine, uri).dump())
 
-    @app.get("/api/web/source", tags=["web"])
+    @app.get("/api/web/source", tags=["web"], response_model=DocSource, responses=errors)
     def source(request: Request, uri: str) -> JSONResponse:
         engine: Engine = request.app.state.engine
-        with engine.lock:
-            return JSONResponse(doc_source(engine, uri).dump())
+        return JSONResponse(doc_source(engine, uri).dump())

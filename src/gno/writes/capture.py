@@ -98,6 +98,11 @@ def capture(engine: Engine, req: CaptureRequest) -> CaptureResult:
         raise ValidationError("capture needs content (arguments, --stdin or --file)")
     if len(req.content.encode("utf-8")) > MAX_CAPTURE_BYTES:
         raise ValidationError(f"capture content is over {MAX_CAPTURE_BYTES} bytes")
+    if "\x00" in req.content:
+        # the indexer treats a NUL byte as a binary file and would skip the new note
+        raise ValidationError(
+            "capture content contains a NUL byte (U+0000); notes are text", details={"field": "content"}
+        )
     if req.collision_policy not in COLLISION_POLICIES:
         raise ValidationError(f"collision policy must be one of {', '.join(COLLISION_POLICIES)}")
     if req.source is not None and req.source.kind not in SOURCE_KINDS:

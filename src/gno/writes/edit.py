@@ -25,6 +25,9 @@ def update_doc(
 ) -> DocUpdateResult:
     if not isinstance(content, str):
         raise ValidationError("content must be a string")
+    if "\x00" in content:
+        # the indexer treats a NUL byte as a binary file: the saved note would drop out of the index
+        raise ValidationError("content contains a NUL byte (U+0000); notes are text", details={"field": "content"})
     if not isinstance(expected_source_hash, str) or len(expected_source_hash.strip()) != 64:
         raise ValidationError(
             "expectedSourceHash (the sourceHash you read, 64 hex) is required",

@@ -1,0 +1,276 @@
+"""The capability table: every capability once, and every surface generated from it.
+
+A row names the capability (the SDK method), its request model (inputs, defaults, limits,
+descriptions: `gno.contract.<concept>`), its result model, its REST route, its MCP tool and
+whether that tool is in the write set, its CLI command, and the error codes it can answer with.
+The REST routes (`gno.http`), the MCP tools (`gno.mcp`), the SDK (`gno.sdk`), the CLI's request
+building (`gno.cli`), `spec/*.json` and the contract test all read this table; none of them
+lists capabilities or argument names of its own.
+
+The table is import-light on purpose: models are named by import strings and loaded on first
+use, so `gno search` imports only the search request and its result.
+
+Names and defaults (one decision per capability, on every surface):
+
+- `limit` of the retrieval rungs: 10 by default, at most 100; `depth` = fast|balanced|thorough;
+- `ask` verifies by default (`verify: true`; the CLI opts out with `--no-verify`);
+- `context` and `ask` take `budget` in tokens (12000); `context` filters by `collections`;
+- identity (`caller`, `session`) is never an MCP tool argument: it comes from the connection.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+from gno.errors import ErrorCode as E
+
+if TYPE_CHECKING:
+    from gno.contract.base import Request
+    from gno.models import GnoModel
+
+#: codes any capability can answer with (bad input, missing setup, a crash)
+COMMON_ERRORS = (E.VALIDATION, E.NOT_INITIALIZED, E.CONFIG_INVALID, E.RUNTIME)
+#: codes of the HTTP transport itself (bearer token, foreign origin)
+HTTP_ERRORS = (E.UNAUTHORIZED, E.CSRF_VIOLATION)
+#: codes every write can answer with (the write lease; MCP without --enable-write)
+WRITE_ERRORS = (E.LOCKED, E.WRITE_DISABLED)
+
+_RECALL_ERRORS = (
+    E.MEMORY_IDENTITY_REQUIRED,
+    E.MEMORY_QUERY_REQUIRED,
+    E.MEMORY_COLLECTION_REQUIRED,
+    E.MEMORY_COLLECTION_NOT_FOUND,
+    E.MEMORY_COLLECTION_UNMANAGED,
+    E.MEMORY_SCOPES_REQUIRED,
+    E.MEMORY_SCOPES_INVALID,
+    E.MEMORY_BUDGET_INVALID,
+    E.MEMORY_QUERY_FAILED,
+)
+_REMEMBER_ERRORS = (
+    E.MEMORY_IDENTITY_REQUIRED,
+    E.MEMORY_TEXT_REQUIRED,
+    E.MEMORY_TEXT_TOO_LARGE,
+    E.MEMORY_COLLECTION_REQUIRED,
+    E.MEMORY_COLLECTION_NOT_FOUND,
+    E.MEMORY_COLLECTION_UNMANAGED,
+    E.MEMORY_SCOPES_REQUIRED,
+    E.MEMORY_SCOPES_INVALID,
+    E.MEMORY_DECISION_INVALID,
+    E.MEMORY_PREDECESSOR_REQUIRED,
+    E.MEMORY_PREDECESSOR_NOT_FOUND,
+    E.MEMORY_PREDECESSOR_HASH_MISMATCH,
+    E.MEMORY_SUPERSEDE_CONFLICT,
+    E.MEMORY_SUPERSEDE_PROJECTION_FAILED,
+    E.MEMORY_FENCED_REPLAY,
+    E.MEMORY_FENCED_DERIVED,
+    E.MEMORY_WRITE_LEASE_BUSY,
+    E.MEMORY_SYNC_FAILED,
+)
+_REF = (E.NOT_FOUND, E.INVALID_REF)
+_QUERY = (E.INVALID_QUERY, E.COLLECTION_NOT_FOUND)
+
+
+@dataclass(frozen=True)
+class Capability:
+    name: str  # the SDK method; MCP tool `gno_<name>` unless `tool` says otherwise
+    request: str  # "<module under gno.contract>:<class>"
+    result: str  # "<module>:<class>"
+    http: tuple[str, str]  # (METHOD, path); a `{field}` in the path is taken from the request
+    cli: str | None  # the CLI command path ("query diagnose"); None = no CLI command (see NO_CLI)
+    tag: str  # OpenAPI tag: read | memory | write | evidence
+    errors: tuple[E, ...] = ()
+    write: bool = False
+    tool: str | None = ""  # "" = gno_<name>; None = no MCP tool (see NO_MCP)
+    identity: tuple[str, ...] = ()  # request fields an MCP connection fills (never tool arguments)
+    created: tuple[str, ...] = ()  # result `outcome`s answered with HTTP 201
+    canonical: bool = False  # REST sends the result's canonical JSON bytes (the budgeted artifact)
+
+    @property
+    def tool_name(self) -> str | None:
+        return None if self.tool is None else self.tool or f"gno_{self.name}"
+
+    @property
+    def request_model(self) -> type[Request]:
+        return _load("gno.contract." + self.request)
+
+    @property
+    def result_model(self) -> type[GnoModel]:
+        return _load(self.result)
+
+    @property
+    def description(self) -> str:
+        return " ".join((self.request_model.__doc__ or self.name).split())
+
+    def all_errors(self) -> tuple[E, ...]:
+        extra = WRITE_ERRORS if self.write else ()
+        return tuple(dict.fromkeys((*self.errors, *extra, *COMMON_ERRORS)))
+
+
+@cache
+def _load(path: str) -> type:
+    module, _, attr = path.partition(":")
+    cls: type = getattr(import_module(module), attr)
+    return cls
+
+
+_M = "gno.models:"
+CAPABILITIES: tuple[Capability, ...] = (
+    Capability("status", "documents:StatusRequest", _M + "StatusResult", ("GET", "/api/status"), "status", "read"),
+    Capability(
+        "collections",
+        "documents:CollectionsRequest",
+        _M + "CollectionList",
+        ("GET", "/api/collections"),
+        "collection list",
+        "read",
+    ),
+    Capability(
+        "update",
+        "documents:UpdateRequest",
+        _M + "SyncResult",
+        ("POST", "/api/sync"),
+        "update",
+        "write",
+        (E.COLLECTION_NOT_FOUND,),
+        write=True,
+    ),
+    Capability(
+        "search", "retrieve:SearchRequest", _M + "SearchResult", ("POST", "/api/search"), "search", "read", _QUERY
+    ),
+    Capability(
+        "vsearch",
+        "retrieve:VsearchRequest",
+        _M + "SearchResult",
+        ("POST", "/api/vsearch"),
+        "vsearch",
+        "read",
+        (*_QUERY, E.VECTORS_UNAVAILABLE),
+    ),
+    Capability("query", "retrieve:QueryRequest", _M + "SearchResult", ("POST", "/api/query"), "query", "read", _QUERY),
+    Capability(
+        "diagnose",
+        "retrieve:DiagnoseRequest",
+        _M + "DiagnoseResult",
+        ("POST", "/api/query/diagnose"),
+        "query diagnose",
+        "read",
+        (*_QUERY, *_REF),
+        tool="gno_query_diagnose",
+    ),
+    Capability("get", "documents:GetRequest", _M + "DocumentResult", ("GET", "/api/doc"), "get", "read", _REF),
+    Capability(
+        "multi_get", "documents:MultiGetRequest", _M + "MultiGetResult", ("POST", "/api/multi-get"), "multi-get", "read"
+    ),
+    Capability(
+        "ls", "documents:LsRequest", _M + "LsResult", ("GET", "/api/ls"), "ls", "read", (E.COLLECTION_NOT_FOUND,)
+    ),
+    Capability(
+        "recall",
+        "memory:RecallRequest",
+        "gno.memory.models:RecallResult",
+        ("POST", "/api/memory/recall"),
+        "recall",
+        "memory",
+        _RECALL_ERRORS,
+        identity=("caller", "session"),
+    ),
+    Capability(
+        "remember",
+        "memory:RememberRequest",
+        "gno.memory.models:RememberResult",
+        ("POST", "/api/memory/remember"),
+        "remember",
+        "memory",
+        _REMEMBER_ERRORS,
+        write=True,
+        identity=("caller", "session"),
+        created=("added", "superseded"),
+    ),
+    Capability(
+        "capture",
+        "documents:CaptureRequest",
+        _M + "CaptureResult",
+        ("POST", "/api/capture"),
+        "capture",
+        "write",
+        (E.COLLECTION_NOT_FOUND, E.DUPLICATE, E.CAPTURE_SYNC_FAILED),
+        write=True,
+        identity=("caller",),
+        created=("created",),
+    ),
+    Capability(
+        "update_doc",
+        "documents:UpdateDocRequest",
+        _M + "DocUpdateResult",
+        ("PUT", "/api/docs/{ref}"),
+        None,
+        "write",
+        (*_REF, E.CONFLICT),
+        write=True,
+        tool=None,
+    ),
+    Capability(
+        "context",
+        "evidence:ContextRequest",
+        _M + "Capsule",
+        ("POST", "/api/context"),
+        "context build",
+        "evidence",
+        (E.COLLECTION_NOT_FOUND, E.NOT_FOUND),
+        canonical=True,
+    ),
+    Capability(
+        "context_verify",
+        "evidence:ContextVerifyRequest",
+        _M + "ContextVerifyResult",
+        ("POST", "/api/context/verify"),
+        "context verify",
+        "evidence",
+    ),
+    Capability(
+        "changes",
+        "evidence:ChangesRequest",
+        _M + "ChangesResult",
+        ("GET", "/api/changes"),
+        "changes",
+        "evidence",
+        (E.CURSOR_EXPIRED, E.COLLECTION_NOT_FOUND),
+    ),
+    Capability("diff", "evidence:DiffRequest", _M + "DiffResult", ("GET", "/api/diff"), "diff", "evidence", _REF),
+    Capability(
+        "impact", "evidence:ImpactRequest", _M + "ImpactResult", ("GET", "/api/impact"), "impact", "evidence", _REF
+    ),
+    Capability("links", "evidence:LinksRequest", _M + "LinksResult", ("GET", "/api/links"), "links", "evidence", _REF),
+    Capability(
+        "backlinks",
+        "evidence:BacklinksRequest",
+        _M + "LinksResult",
+        ("GET", "/api/backlinks"),
+        "backlinks",
+        "evidence",
+        _REF,
+    ),
+    Capability(
+        "ask",
+        "evidence:AskRequest",
+        _M + "AskResult",
+        ("POST", "/api/ask"),
+        "ask",
+        "evidence",
+        (E.COLLECTION_NOT_FOUND, E.EGRESS_DENIED),
+    ),
+)
+
+#: capabilities a surface does not offer, and why (the contract test reads these)
+NO_CLI = {"update_doc": "edit the file itself (editor, Web UI); the CLI has no edit command"}
+NO_MCP = {"update_doc": "agents edit notes in their own editor; MCP writes are remember, capture, update"}
+
+BY_NAME = {c.name: c for c in CAPABILITIES}
+BY_TOOL = {c.tool_name: c for c in CAPABILITIES if c.tool_name}
+
+
+def capability(name: str) -> Capability:
+    return BY_NAME[name]

@@ -1,0 +1,76 @@
+"""Requests of the retrieval rungs: search (1), vsearch and query (3), diagnose (7).
+
+One limit for every surface: 1..`MAX_LIMIT` hits, 10 by default. `depth` replaces the
+`fast`/`thorough` pair (the CLI keeps `--fast`/`--thorough` as shorthands for it).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pydantic import Field
+
+from gno.contract.base import CallContext, Depth, Request, TagFilter
+
+if TYPE_CHECKING:
+    from gno.engine import Engine
+    from gno.models import DiagnoseResult, SearchResult
+
+MAX_LIMIT = 100
+DEFAULT_LIMIT = 10
+MAX_CANDIDATES = 200
+
+QUERY_DOC = 'Query text: terms, "phrases", -negation. Empty is INVALID_QUERY.'
+
+
+class HitOptions(TagFilter):
+    query: str = Field(description=QUERY_DOC, json_schema_extra={"minLength": 1})
+    limit: int = Field(DEFAULT_LIMIT, ge=1, le=MAX_LIMIT, description="Maximum hits.")
+    min_score: float = Field(0.0, ge=0.0, le=1.0, description="Drop hits below this normalised score (0..1).")
+    full: bool = Field(False, description="Include each hit's full body.")
+
+
+class DepthOptions(Request):
+    depth: Depth = Field("balanced", description="fast: no graph, no re-scoring; thorough: adds feedback terms.")
+    graph: bool = Field(True, description="One-hop link expansion.")
+    candidate_limit: int | None = Field(
+        None, ge=1, le=MAX_CANDIDATES, description="Candidates re-scored (default 20; 40 thorough)."
+    )
+
+    def depth_fields(self) -> dict[str, Any]:
+        """The fields with `depth` as the engine's `fast`/`thorough` pair."""
+        return {**self.fields("depth"), "fast": self.depth == "fast", "thorough": self.depth == "thorough"}
+
+
+class SearchRequest(HitOptions):
+    """Exact (BM25) search with cited spans. Rung 1 of the ladder."""
+
+    def run(self, engine: Engine, ctx: CallContext) -> SearchResult:
+        return engine.search(**self.fields())
+
+
+class VsearchRequest(HitOptions):
+    """Vector-only search over embedded chunks (needs `gno embed`)."""
+
+    def run(self, engine: Engine, ctx: CallContext) -> SearchResult:
+        return engine.vsearch(**self.fields())
+
+
+class QueryRequest(HitOptions, DepthOptions):
+    """Hybrid query: BM25 + vectors → RRF → graph → re-scoring. Rung 3 of the ladder."""
+
+    explain: bool = Field(False, description="Attach stage timings and ranks (`explain`).")
+
+    def run(self, engine: Engine, ctx: CallContext) -> SearchResult:
+        return engine.query(**self.depth_fields())
+
+
+class DiagnoseRequest(TagFilter, DepthOptions):
+    """Where did an expected document drop out of the results? Rung 7 of the ladder."""
+
+    query: str = Field(description=QUERY_DOC, json_schema_extra={"minLength": 1})
+    target: str = Field(description="The expected document: #docid, gno:// URI or collection/path.")
+    limit: int = Field(DEFAULT_LIMIT, ge=1, le=MAX_LIMIT, description="Result depth the target must reach.")
+
+    def run(self, engine: Engine, ctx: CallContext) -> DiagnoseResult:
+        return engine.diagnose(**self.depth_fields())

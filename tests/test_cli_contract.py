@@ -1,0 +1,66 @@
+"""The CLI builds the capability table's request models: every field has an option (or a
+stated exemption), under the field's own name, with the model's default."""
+
+from __future__ import annotations
+
+import click
+import pytest
+
+from gno.cli.contract import EXEMPT
+from gno.cli.main import cli
+from gno.contract import CAPABILITIES, NO_CLI, Capability
+
+
+def _command(path: str) -> click.Command:
+    cmd: click.Command | None = cli
+    for part in [*path.split(), "run"]:  # `gno query <text>` is the group's `run` command
+        if not isinstance(cmd, click.Group):
+            break
+        cmd = cmd.get_command(click.Context(cmd), part)  # commands register lazily
+        assert cmd is not None, path
+    assert cmd is not None
+    return cmd
+
+
+WITH_CLI = [c for c in CAPABILITIES if c.cli is not None]
+
+
+def test_a_capability_without_a_cli_command_says_why() -> None:
+    assert {c.name for c in CAPABILITIES if c.cli is None} == set(NO_CLI)
+
+
+@pytest.mark.parametrize("cap", WITH_CLI, ids=[c.name for c in WITH_CLI])
+def test_every_request_field_has_a_cli_option_or_a_stated_exemption(cap: Capability) -> None:
+    assert cap.cli is not None
+    params = {p.name: p for p in _command(cap.cli).params}
+    missing = [f for f in cap.request_model.model_fields if f not in params and (cap.name, f) not in EXEMPT]
+    assert not missing, f"`gno {cap.cli}` has no option for {missing}: add one or state an exemption"
+
+
+@pytest.mark.parametrize("cap", WITH_CLI, ids=[c.name for c in WITH_CLI])
+def test_cli_defaults_are_the_request_defaults(cap: Capability) -> None:
+    assert cap.cli is not None
+    cmd = _command(cap.cli)
+    params = {p.name: p for p in cmd.params}
+    for name, field in cap.request_model.model_fields.items():
+        p = params.get(name)
+        raw = p.get_default(click.Context(cmd)) if p is not None else None
+        raw = None if "UNSET" in repr(raw) else raw  # click's "no default" sentinel
+        if raw is None or field.is_required() or (p is not None and getattr(p, "multiple", False)):
+            continue
+        default = list(raw) if isinstance(raw, tuple) else raw
+        model_default = field.get_default(call_default_factory=True)
+        assert default == model_default, (cap.name, name, default, model_default)
+
+
+def test_no_stale_exemption() -> None:
+    fields = {(c.name, f) for c in CAPABILITIES for f in c.request_model.model_fields}
+    assert set(EXEMPT) <= fields, set(EXEMPT) - fields
+
+
+def test_the_engine_limit_is_the_contract_limit() -> None:
+    # the engine keeps its own copy so that `gno search` never imports pydantic
+    from gno.contract.retrieve import MAX_LIMIT
+    from gno.engine import MAX_LIMIT as ENGINE_MAX_LIMIT
+
+    assert ENGINE_MAX_LIMIT == MAX_LIMIT
