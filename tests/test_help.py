@@ -42,7 +42,7 @@ def test_every_option_of_every_command_has_help_text() -> None:
 def test_query_help_documents_the_query_options_at_its_own_level() -> None:
     out = CliRunner().invoke(cli, ["query", "--help"], prog_name="gno")
     assert out.exit_code == 0, out.output
-    assert out.output.startswith("Usage: gno query [OPTIONS] TEXT")
+    assert out.output.startswith("Usage: gno query [OPTIONS] QUERY")
     for flag in ("--fast", "--thorough", "--no-graph", "--candidate-limit", "--explain", "--limit", "--json"):
         assert flag in out.output, flag
     assert "diagnose" in out.output  # the subcommand stays listed and reachable
