@@ -10,7 +10,16 @@ benign memory text) are only meaningful when measured on data we did not write o
    start / middle / end of clean BIPIA e-mails as the BIPIA paper does;
 3. false positives (rejections, and redactions) on benign text: LoCoMo dialogue turns, dwarves-brain
    markdown paragraphs and the clean BIPIA contexts;
-4. latency per KB of a full ``MemoryGuard.check``.
+4. latency per KB of a full ``MemoryGuard.check``;
+5. our own attack set (``bench/guard_attacks.jsonl``, written for this guard: override / ignore /
+   disregard / forget, new role or persona, system-prompt disclosure, exfiltration, hidden Unicode,
+   encoded payloads). Split: the ``tune`` rows (220) are the ones rules were written from; the
+   ``report`` rows (110) were written afterwards and never used to change a rule. BIPIA likewise:
+   rules from ``train``, figures on ``test``;
+6. benign false positives (rejected or redacted) on LoCoMo turns and on the dwarves-brain
+   paragraphs that mention keys, tokens or passwords (selected at bench time from the datasets);
+7. guard CPU time on 100 KB of pathological input (the worst of a battery: ``://`` repeated,
+   keyword storms, unclosed key blocks, ...) against 100 KB of dwarves-brain prose, in one run.
 
 Usage: ``python bench/guard.py [--datasets PATH] [--show-misses N]``.
 """
@@ -450,6 +459,105 @@ def _print_misses(score: Score, limit: int) -> None:
             print(f"      - {miss}")
 
 
+# --------------------------------------------------------------------------------------------------
+# Own attack set, keyword paragraphs, pathological timing
+# --------------------------------------------------------------------------------------------------
+
+ATTACKS = Path(__file__).with_name("guard_attacks.jsonl")
+_SECRET_TALK_RE = re.compile(
+    r"\b(?:api[ _-]?keys?|keys?|tokens?|passwords?|passphrases?|secrets?|credentials?)\b", re.IGNORECASE
+)
+
+
+def score_own_attacks(split: str) -> tuple[Score, dict[str, Score]]:
+    rows = [json.loads(line) for line in ATTACKS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    total, families = Score(f"own attacks ({split})"), {}
+    for row in rows:
+        if row["split"] != split:
+            continue
+        hit = detect_poisoning(row["text"]) is not None
+        total.add(hit, f"[{row['id']}] {row['text'][:100]!r}")
+        families.setdefault(row["family"], Score(row["family"])).add(hit, row["id"])
+    return total, families
+
+
+# Credential values that dwarves-brain's how-to notes spell out in example configs (a hard-coded
+# ``apiKey = "6a0f…"``, ``PASSWORD=123456``): judged by reading each flagged paragraph. Redacting
+# them is right, so their paragraphs are not counted as benign; the bench prints how many.
+LABELLED_CREDENTIALS = (
+    "6a0f0731d84afa4082031e3a72354991",
+    "d9b3c5d63229688e4ddbeff6e1a04a49",
+    '"password!"',
+    "REGISTRY_HTTP_SECRET: someRandomSecret",
+    "PASSWORD=123456",
+    "password: 123456",
+)
+
+
+def secret_talk_paragraphs(paragraphs: list[str]) -> tuple[list[str], int]:
+    """dwarves-brain paragraphs that talk about keys, tokens or passwords (where a guard over-fires),
+    less those holding a labelled credential; returns (paragraphs, how many were set aside)."""
+    talk = [p for p in paragraphs if _SECRET_TALK_RE.search(p)]
+    benign = [p for p in talk if not any(c in p for c in LABELLED_CREDENTIALS)]
+    return benign, len(talk) - len(benign)
+
+
+def score_flagged(name: str, texts: Iterable[str]) -> Score:
+    """hit = neither rejected nor redacted."""
+    score = Score(name)
+    for text in texts:
+        finding = detect_poisoning(text)
+        redacted = redact_secrets(text).findings
+        label = f"[{finding.rule if finding else ''}{[f.rule for f in redacted]}] {text[:140]!r}"
+        score.add(finding is None and not redacted, label)
+    return score
+
+
+def pathological_inputs(size: int = 100_000) -> dict[str, str]:
+    import random as _random
+
+    rng = _random.Random(13)
+
+    def rep(unit: str) -> str:
+        return (unit * (size // len(unit) + 1))[:size]
+
+    b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    units = [
+        "://", "://a:b@", "https://a:", "a@b:", "password=", "password a", "key=", "token: 'aB3", "sk-", "eyJa.",
+        "-----BEGIN RSA PRIVATE KEY-----\n", "password:\n ", "send the password to ", "ignore ", "you are now ",
+        "a\u200b", "%41", "&#65;", "\\u0041", "1234567890:", "'a'", "a=", "x@", " ", "\n", "a",
+    ]  # fmt: skip
+    cases = {repr(u): rep(u) for u in units}
+    cases["random base64"] = "".join(rng.choice(b64) for _ in range(size))
+    cases["random hex"] = "".join(rng.choice("0123456789abcdef") for _ in range(size))
+    return cases
+
+
+def _cpu(texts: Iterable[str], guard: MemoryGuard) -> float:
+    start = time.process_time()
+    for text in texts:
+        guard.check({"text": text})
+    return time.process_time() - start
+
+
+def time_pathological(paragraphs: list[str]) -> tuple[float, str, float]:
+    """(prose CPU s, worst pathological case, its CPU s) on 100 KB each, same process, same run."""
+    prose = ""
+    for paragraph in paragraphs:
+        prose += paragraph + "\n\n"
+        if len(prose) >= 100_000:
+            break
+    guard = MemoryGuard()
+    guard.check({"text": "warm-up"})
+    prose_s = min(_cpu([prose[:100_000]], guard) for _ in range(2))
+    worst, worst_s = "", 0.0
+    for name, text in pathological_inputs().items():
+        seconds = _cpu([text], guard)
+        if seconds > worst_s:
+            worst, worst_s = name, seconds
+    return prose_s, worst, worst_s
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS, help="shared datasets folder")
@@ -494,6 +602,10 @@ def main(argv: list[str] | None = None) -> int:
         score_benign("LoCoMo QA questions", locomo_questions(datasets)),
     ]
     wall_kb, cpu_kb, redact_kb = time_per_kb(turns[:2000] + paragraphs[:2000] + contexts[:200])
+    own = {split: score_own_attacks(split) for split in ("tune", "report")}
+    talk, labelled = secret_talk_paragraphs(paragraphs)
+    fp_turns, fp_talk = score_flagged("LoCoMo turns", turns), score_flagged("dwarves-brain key/token/password", talk)
+    prose_s, worst_name, worst_s = time_pathological(paragraphs)
 
     print("Memory Guard benchmark")
     print(f"  datasets: {datasets}")
@@ -544,12 +656,25 @@ def main(argv: list[str] | None = None) -> int:
     for rejected, redacted in stricter:
         _row(f"{rejected.name.removesuffix(' rejected')}: rejected", _fp(rejected))
         _row(f"{redacted.name.removesuffix(' redacted')}: any redaction", _fp(redacted))
+    print("Own attack set (bench/guard_attacks.jsonl; rules written from 'tune', 'report' never used for rules)")
+    for split, (score, families) in own.items():
+        _row(f"own attacks, {split}", _pct(score), "target >= 90%" if split == "report" else "")
+        for family, fam_score in sorted(families.items()):
+            _row(f"  {family}", _pct(fam_score))
+    print("Benign false positives, rejected or redacted (flagged / total)")
+    _row("LoCoMo turns", _fp(fp_turns), "target <= 0.5%")
+    _row("dwarves-brain paragraphs naming keys/tokens/passwords", _fp(fp_talk), "target <= 0.5%")
+    print(f"  ({labelled} more such paragraphs hold an example credential, listed in LABELLED_CREDENTIALS: not benign)")
+    print("Guard CPU time on 100 KB (one run)")
+    _row("prose (dwarves-brain)", f"{prose_s:.3f} s")
+    _row(f"worst pathological: {worst_name[:30]}", f"{worst_s:.3f} s", "target <= 1 s")
+    _row("  ratio worst / prose", f"{worst_s / max(prose_s, 1e-9):.2f}x", "target <= 3x")
     print("Speed")
     _row("MemoryGuard.check, wall ms per KB", f"{wall_kb:.3f}", "target ~1 ms")
     _row("MemoryGuard.check, CPU ms per KB", f"{cpu_kb:.3f}")
     _row("redact_secrets alone, wall ms per KB", f"{redact_kb:.3f}")
     flagged = [s for pair in [*benign, *stricter] for s in pair]
-    for score in (ds_score, gl_score, text_t, code_t, embedded, *flagged):
+    for score in (ds_score, gl_score, text_t, code_t, embedded, own["report"][0], fp_turns, fp_talk, *flagged):
         _print_misses(score, show)
     return 0
 

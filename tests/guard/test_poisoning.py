@@ -31,6 +31,7 @@ def test_rule_ids_are_stable() -> None:
         "system-prompt-exfiltration",
         "exfiltration",
         "agent-directive",
+        "encoded-payload",
     )
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import hmac
 
 import pytest
 
@@ -19,10 +21,18 @@ from .fixtures import (
 )
 
 PW = "pass" + "word"
+KEY = b"install-key-for-the-secret-tests"
+
+
+def digest(secret: str) -> str:
+    return hmac.new(KEY, secret.encode("utf-8"), hashlib.sha256).hexdigest()[:8]
 
 
 def expected_marker(rule: str, secret: str) -> str:
-    return f"[REDACTED:{rule}:{hashlib.sha256(secret.encode('utf-8')).hexdigest()[:8]}]"
+    return f"[REDACTED:{rule}:{digest(secret)}]"
+
+
+redact = functools.partial(redact_secrets, key=KEY)
 
 
 def test_fixture_set_is_large_and_varied() -> None:
@@ -33,7 +43,7 @@ def test_fixture_set_is_large_and_varied() -> None:
 
 @pytest.mark.parametrize("case", SECRET_CASES, ids=lambda c: c.name)
 def test_secret_is_replaced_by_its_marker(case: SecretCase) -> None:
-    result = redact_secrets(case.text)
+    result = redact(case.text)
     assert result.text == case.text.replace(case.secret, expected_marker(case.rule, case.secret))
     assert case.secret not in result.text
     start = case.text.index(case.secret)
@@ -42,49 +52,49 @@ def test_secret_is_replaced_by_its_marker(case: SecretCase) -> None:
             rule=case.rule,
             start=start,
             end=start + len(case.secret),
-            digest8=hashlib.sha256(case.secret.encode()).hexdigest()[:8],
+            digest8=digest(case.secret),
         )
     ]
 
 
 @pytest.mark.parametrize("case", SECRET_CASES, ids=lambda c: c.name)
 def test_redaction_is_idempotent(case: SecretCase) -> None:
-    once = redact_secrets(case.text)
-    twice = redact_secrets(once.text)
+    once = redact(case.text)
+    twice = redact(once.text)
     assert twice.text == once.text
     assert twice.findings == []
 
 
 @pytest.mark.parametrize("text", BENIGN_SECRET_LOOKALIKES)
 def test_lookalikes_are_not_redacted(text: str) -> None:
-    result = redact_secrets(text)
+    result = redact(text)
     assert result.findings == []
     assert result.text == text
 
 
 def test_exact_password_assignment() -> None:
     secret = "hunter" + "2x"
-    assert redact_secrets(f'{PW} = "{secret}"').text == f'{PW} = "[REDACTED:password-assignment:f2fe0493]"'
+    assert redact(f'{PW} = "{secret}"').text == f'{PW} = "{expected_marker("password-assignment", secret)}"'
 
 
 def test_exact_connection_string_keeps_user_and_host() -> None:
     secret = "S3cr3t" + "Pass"
     text = f"postgres://admin:{secret}@db.example.com:5432/app"
-    assert redact_secrets(text).text == (
-        "postgres://admin:[REDACTED:connection-string-password:857752cd]@db.example.com:5432/app"
+    assert redact(text).text == (
+        f"postgres://admin:{expected_marker('connection-string-password', secret)}@db.example.com:5432/app"
     )
 
 
 def test_exact_chat_disclosure() -> None:
     secret = "Tr0ub4" + "dor&3"
-    assert redact_secrets(f"my wifi {PW} is {secret}").text == (
-        f"my wifi {PW} is [REDACTED:password-assignment:48486e15]"
+    assert redact(f"my wifi {PW} is {secret}").text == (
+        f"my wifi {PW} is {expected_marker('password-assignment', secret)}"
     )
 
 
 def test_specific_format_wins_over_generic_assignment() -> None:
     token = "gh" + "p_" + rand(36)
-    result = redact_secrets(f'token = "{token}"')
+    result = redact(f'token = "{token}"')
     assert [f.rule for f in result.findings] == ["github-token"]
     assert result.text == f'token = "{expected_marker("github-token", token)}"'
 
@@ -92,14 +102,14 @@ def test_specific_format_wins_over_generic_assignment() -> None:
 def test_longest_overlapping_candidate_wins() -> None:
     token = "gh" + "p_" + rand(36)
     text = f"git clone https://deploy:{token}@github.com/acme/app.git"
-    result = redact_secrets(text)
+    result = redact(text)
     assert [f.rule for f in result.findings] == ["github-token"]
     assert result.text == text.replace(token, expected_marker("github-token", token))
 
 
 def test_private_key_block_is_redacted_whole() -> None:
     case = next(c for c in SECRET_CASES if c.name == "rsa-private-key")
-    result = redact_secrets(case.text)
+    result = redact(case.text)
     assert result.text == f"deploy key:\n{expected_marker('private-key', case.secret)}\nend of note"
     assert "PRIVATE KEY" not in result.text
 
@@ -107,7 +117,7 @@ def test_private_key_block_is_redacted_whole() -> None:
 def test_truncated_private_key_is_still_redacted() -> None:
     header = "-----BEGIN " + "EC PRIV" + "ATE KEY-----"
     body = "\n".join(rand(64, B64) for _ in range(3))
-    result = redact_secrets(f"{header}\n{body}\n\n(rest lost)")
+    result = redact(f"{header}\n{body}\n\n(rest lost)")
     assert [f.rule for f in result.findings] == ["private-key"]
     assert body.splitlines()[-1] not in result.text
     assert result.text.endswith("\n\n(rest lost)")
@@ -117,7 +127,7 @@ def test_several_secrets_are_reported_in_order_with_original_offsets() -> None:
     aws = "AK" + "IA" + rand(16, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
     slack = "xo" + "xb-" + "1234567890-" + rand(24)
     text = f"first {aws} then {slack} done"
-    result = redact_secrets(text)
+    result = redact(text)
     assert [(f.rule, text[f.start : f.end]) for f in result.findings] == [
         ("aws-access-key", aws),
         ("slack-token", slack),
@@ -130,7 +140,7 @@ def test_several_secrets_are_reported_in_order_with_original_offsets() -> None:
 
 def test_markers_are_never_rematched_even_inside_assignments() -> None:
     text = f'{PW} = "[REDACTED:password-assignment:0123abcd]" and api_key=[REDACTED:openai-key:deadbeef]'
-    assert redact_secrets(text).text == text
+    assert redact(text).text == text
 
 
 def test_placeholders_are_not_secrets() -> None:
@@ -143,11 +153,11 @@ def test_placeholders_are_not_secrets() -> None:
         "os.environ['X']",
     ):
         text = f"api_token = {value}"
-        assert redact_secrets(text).text == text, value
+        assert redact(text).text == text, value
 
 
 def test_env_style_assignment_redacts_any_value() -> None:
-    result = redact_secrets("DB_" + PW.upper() + "=postgres\nDB_USER=postgres")
+    result = redact("DB_" + PW.upper() + "=postgres\nDB_USER=postgres")
     assert (
         result.text
         == "DB_" + PW.upper() + "=" + expected_marker("password-assignment", "postgres") + "\nDB_USER=postgres"
@@ -157,28 +167,28 @@ def test_env_style_assignment_redacts_any_value() -> None:
 def test_yaml_block_value_under_secret_key() -> None:
     secret = rand(20)
     text = f"deploy:\n  {PW}:\n    secure: {secret}\n  user: bob"
-    result = redact_secrets(text)
+    result = redact(text)
     assert result.text == text.replace(secret, expected_marker("password-assignment", secret))
 
 
 def test_tuple_of_quoted_secrets() -> None:
     first, second = rand(16), rand(16)
     text = f"SUPER_SECRET_VALUES = '{first}', '{second}'"
-    result = redact_secrets(text)
+    result = redact(text)
     assert first not in result.text and second not in result.text
     assert len(result.findings) == 2
 
 
 def test_deterministic_and_empty() -> None:
     text = " / ".join(case.text for case in SECRET_CASES[:10])
-    assert redact_secrets(text) == redact_secrets(text)
-    assert redact_secrets("").text == ""
-    assert redact_secrets("").findings == []
+    assert redact(text) == redact(text)
+    assert redact("").text == ""
+    assert redact("").findings == []
 
 
 def test_every_marker_matches_the_public_marker_pattern() -> None:
     blob = "\n".join(case.text for case in SECRET_CASES)
-    redacted = redact_secrets(blob).text
+    redacted = redact(blob).text
     markers = MARKER_RE.findall(redacted)
     assert len(markers) >= len(SECRET_CASES)
     assert all(MARKER_RE.fullmatch(m) for m in markers)
@@ -186,7 +196,7 @@ def test_every_marker_matches_the_public_marker_pattern() -> None:
 
 def test_guard_redacts_each_field_and_keeps_none() -> None:
     secret = "sk-" + rand(48, ALNUM)
-    result = MemoryGuard().check({"title": "OpenAI setup", "body": f"key {secret}", "source": None})
+    result = MemoryGuard(marker_key=KEY).check({"title": "OpenAI setup", "body": f"key {secret}", "source": None})
     assert not result.rejected
     assert result.fields == {
         "title": "OpenAI setup",

@@ -52,10 +52,35 @@ def test_key_lifecycle(gno_home: Path) -> None:
     assert code == 0 and out.startswith("revoked ")
 
 
+def test_a_tenant_id_is_never_taken_for_a_name(gno_home: Path) -> None:
+    """The attack: `--tenant <leaked id>` used to issue a key inside that existing account."""
+    victim = gno_json("service", "key", "create", "--project", "victim", "--tenant", "acme")
+    tid = victim["tenant_id"]
+    for args in (("key", "create", "--project", "intruder"), ("workspace", "delete", "default", "--project", "victim")):
+        code, out = gno("service", *args, "--tenant", tid, "--json")
+        assert code == 1 and json.loads(out)["error"]["code"] == "VALIDATION", out
+        assert "--tenant-id" in json.loads(out)["error"]["message"]
+    code, out = gno("service", "account", "set-state", tid, "suspended", "--json")
+    assert code == 1 and json.loads(out)["error"]["code"] == "VALIDATION", out
+    keys = gno_json("service", "key", "list")["keys"]
+    assert [(k["tenant"], k["project"]) for k in keys] == [("acme", "victim")]
+
+    # the explicit door: --tenant-id names an existing account (and never creates one)
+    same = gno_json("service", "key", "create", "--project", "second", "--tenant-id", tid)
+    assert (same["tenant"], same["tenant_id"]) == ("acme", tid)
+    code, out = gno("service", "key", "create", "--project", "x", "--tenant-id", "t-00000000", "--json")
+    assert code == 1 and json.loads(out)["error"]["code"] == "NOT_FOUND"
+    code, out = gno("service", "key", "create", "--project", "x", "--tenant", "other", "--tenant-id", tid, "--json")
+    assert code == 1 and json.loads(out)["error"]["code"] == "VALIDATION"
+    code, out = gno("service", "account", "set-state", "read_only")
+    assert code == 2 and "--tenant-id" in out
+    assert gno_json("service", "account", "set-state", "read_only", "--tenant-id", tid)["tenant"] == "acme"
+
+
 def test_admin_commands_and_errors(gno_home: Path) -> None:
     key = gno_json("service", "key", "create", "--project", "p1", "--tenant", "acme")
     assert gno_json("service", "account", "set-state", "acme", "read_only")["state"] == "read_only"
-    assert gno_json("service", "account", "set-state", key["tenant_id"], "active")["state"] == "active"
+    assert gno_json("service", "account", "set-state", "active", "--tenant-id", key["tenant_id"])["state"] == "active"
     code, out = gno("service", "account", "set-state", "nobody", "active", "--json")
     assert code == 1 and json.loads(out)["error"]["code"] == "NOT_FOUND"
     code, out = gno("service", "key", "revoke", "mmw_unknown")

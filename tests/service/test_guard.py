@@ -6,11 +6,14 @@ Secrets are generated at run time (no committed literals for scanners to flag)."
 from __future__ import annotations
 
 import hashlib
+import hmac
 import random
 import string
 from typing import Any
 
 import pytest
+
+from gno.guard.marker_key import install_key
 
 from .conftest import Http
 
@@ -53,8 +56,10 @@ BENIGN = [
 ]
 
 
-def marker(rule: str, secret: str) -> str:
-    return f"[REDACTED:{rule}:{hashlib.sha256(secret.encode()).hexdigest()[:8]}]"
+def marker(http: Http, rule: str, secret: str) -> str:
+    """The marker this service writes: HMAC-SHA256 keyed with the install's marker key."""
+    key = install_key(http.team.runtime.service.settings.data_dir)
+    return f"[REDACTED:{rule}:{hmac.new(key, secret.encode(), hashlib.sha256).hexdigest()[:8]}]"
 
 
 def all_text(http: Http) -> str:
@@ -78,9 +83,9 @@ def test_secret_in_any_text_field_is_redacted(http: Http, field: str) -> None:
     assert status == 200, doc
     assert secret not in str(doc)
     if field in ("workspace", "scope", "source_id", "source_hash"):
-        assert marker(rule, secret) in doc[field]
+        assert marker(http, rule, secret) in doc[field]
     assert secret not in all_text(http)
-    assert marker(rule, secret) in all_text(http)
+    assert marker(http, rule, secret) in all_text(http)
 
 
 @pytest.mark.parametrize("name", sorted(SECRETS))
@@ -90,7 +95,7 @@ def test_secret_formats_are_redacted_and_record_saved(http: Http, name: str) -> 
     assert status == 200
     _, found = http.call("search", {"query": text.split()[0]})
     hit = next(h for h in found["hits"] if h["id"] == doc["id"])
-    assert secret not in hit["content"] and marker(rule, secret) in hit["content"]
+    assert secret not in hit["content"] and marker(http, rule, secret) in hit["content"]
 
 
 @pytest.mark.parametrize("text", INJECTIONS)

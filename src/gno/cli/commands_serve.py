@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 import sys
 import uuid
 from pathlib import Path
@@ -27,13 +26,20 @@ if TYPE_CHECKING:
     from gno.models import CaptureResult
 
 
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+def is_loopback(host: str) -> bool:
+    from gno.http.host_guard import is_loopback_name
+
+    return is_loopback_name(host.strip("[]").lower())
+
+
+def warn_plain_http(host: str) -> None:
+    """Off loopback a server speaks plain HTTP: keys and content cross the network in clear."""
+    if not is_loopback(host):
+        click.echo(
+            f"warning: serving plain HTTP on {host}: bearer tokens and content travel unencrypted; "
+            "put a TLS-terminating proxy in front for anything but a trusted network",
+            err=True,
+        )
 
 
 @click.command()
@@ -46,6 +52,12 @@ def _is_loopback(host: str) -> bool:
     help="Bearer token file (required off loopback).",
 )
 @click.option("--allowed-origin", "allowed_origins", multiple=True, help="Extra origin allowed to make writes.")
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    help="Extra Host header name accepted (loopback names always are); NAME, NAME:PORT, .DOMAIN or '*'.",
+)
 @click.option("--enable-write", is_flag=True, help="Enable the MCP write tools at /mcp (or GNO_MCP_ENABLE_WRITE=1).")
 @click.option("--no-watch", is_flag=True, help="Do not watch the collections (the index then needs `gno update`).")
 @resident_options
@@ -58,6 +70,7 @@ def serve(
     port: int,
     token_file: str | None,
     allowed_origins: tuple[str, ...],
+    allowed_hosts: tuple[str, ...],
     enable_write: bool,
     no_watch: bool,
     as_json: bool,
@@ -72,6 +85,7 @@ def serve(
 
     argv = ["serve", "--host", host, "--port", str(port), *(["--token-file", token_file] if token_file else [])]
     argv += [a for o in allowed_origins for a in ("--allowed-origin", o)]
+    argv += [a for h in allowed_hosts for a in ("--allowed-host", h)]
     argv += [f for f, on in (("--enable-write", enable_write), ("--no-watch", no_watch)) if on]
     if resident_lifecycle(ctx, "serve", argv, as_json, resident):
         return
@@ -82,7 +96,7 @@ def serve(
             token = Path(token_file).read_text(encoding="utf-8").strip()
             if not token:
                 raise ValidationError(f"token file {token_file} is empty")
-        if not _is_loopback(host) and not token:
+        if not is_loopback(host) and not token:
             raise ValidationError(f"binding to {host} (not loopback) requires --token-file")
     except (OSError, ValidationError) as exc:
         err = exc if isinstance(exc, ValidationError) else ValidationError(f"cannot read token file: {exc}")
@@ -103,8 +117,12 @@ def serve(
         host=host,
         token=token,
         allowed_origins=allowed_origins,
+        allowed_hosts=allowed_hosts,
         enable_write=enable_write or engine.settings.flag("GNO_MCP_ENABLE_WRITE"),
     )
+    warn_plain_http(host)
+    if not is_loopback(host) and not allowed_hosts:
+        click.echo("note: only loopback Host names are accepted; add the names clients use: --allowed-host", err=True)
     url = f"http://{host}:{bound_port(sock)}/"
 
     def serve_http() -> None:  # runs once this process owns the data directory: only then "serving"

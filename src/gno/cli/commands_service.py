@@ -76,12 +76,20 @@ def key() -> None:
     """Create, revoke and list access keys (a key belongs to one project)."""
 
 
+def tenant_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """`--tenant NAME` (by name only) or `--tenant-id ID` (an existing account, by its id)."""
+    fn = click.option(
+        "--tenant-id", default=None, help="Account by its id (t-…), which must exist; never matched against names."
+    )(fn)
+    return click.option("--tenant", default=None, help="Account by name [default: default].")(fn)
+
+
 @key.command("create")
 @click.option("--project", required=True, help="Project the key belongs to (created if new).")
-@click.option("--tenant", default="default", show_default=True, help="Account the project belongs to.")
+@tenant_options
 @json_option
 @click.pass_context
-def key_create(ctx: click.Context, project: str, tenant: str, as_json: bool) -> None:
+def key_create(ctx: click.Context, project: str, tenant: str | None, tenant_id: str | None, as_json: bool) -> None:
     """Create an access key; it is printed once and stored only as a hash."""
     from gno.service.tenancy import create_key
 
@@ -90,7 +98,7 @@ def key_create(ctx: click.Context, project: str, tenant: str, as_json: bool) -> 
         click.echo(f"id {k.key_id}  project {k.project} ({k.project_id})  tenant {k.tenant} ({k.tenant_id})")
         click.echo("Store the key now: it is shown only once.", err=True)
 
-    _invoke(ctx, as_json, lambda b: create_key(b, project, tenant), render)
+    _invoke(ctx, as_json, lambda b: create_key(b, project, _name(tenant, tenant_id), tenant_id=tenant_id), render)
 
 
 @key.command("revoke")
@@ -125,15 +133,24 @@ def account() -> None:
 
 
 @account.command("set-state")
-@click.argument("tenant")
-@click.argument("state", type=click.Choice(["active", "read_only", "suspended"]))
+@click.argument("args", nargs=-1, metavar="[TENANT] STATE")
+@click.option("--tenant-id", default=None, help="Name the account by its id (t-…) instead of TENANT.")
 @json_option
 @click.pass_context
-def account_set_state(ctx: click.Context, tenant: str, state: str, as_json: bool) -> None:
-    """Set an account's state: active, read_only (grace period) or suspended."""
-    from gno.service.tenancy import set_account_state
+def account_set_state(ctx: click.Context, args: tuple[str, ...], tenant_id: str | None, as_json: bool) -> None:
+    """Set an account's state: active, read_only (grace period) or suspended (TENANT is a name)."""
+    from gno.service.tenancy import STATES, set_account_state
 
-    _invoke(ctx, as_json, lambda b: set_account_state(b, tenant, state), lambda t: click.echo(f"{t.tenant} {t.state}"))
+    if len(args) != (1 if tenant_id else 2) or args[-1] not in STATES:
+        states = ", ".join(STATES)
+        raise click.UsageError(f"set-state TENANT STATE, or set-state STATE --tenant-id ID (STATE: {states})")
+    tenant = args[0] if len(args) == 2 else None
+    _invoke(
+        ctx,
+        as_json,
+        lambda b: set_account_state(b, tenant, args[-1], tenant_id=tenant_id),
+        lambda t: click.echo(f"{t.tenant} {t.state}"),
+    )
 
 
 @service.group("workspace")
@@ -144,19 +161,26 @@ def workspace() -> None:
 @workspace.command("delete")
 @click.argument("name")
 @click.option("--project", required=True, help="Project that owns the workspace.")
-@click.option("--tenant", default="default", show_default=True, help="Account the project belongs to.")
+@tenant_options
 @json_option
 @click.pass_context
-def workspace_delete(ctx: click.Context, name: str, project: str, tenant: str, as_json: bool) -> None:
+def workspace_delete(
+    ctx: click.Context, name: str, project: str, tenant: str | None, tenant_id: str | None, as_json: bool
+) -> None:
     """Delete a workspace: its records are forgotten and the name can never be reused."""
     from gno.service.tenancy import delete_workspace
 
     _invoke(
         ctx,
         as_json,
-        lambda b: delete_workspace(b, name, project, tenant),
+        lambda b: delete_workspace(b, name, project, _name(tenant, tenant_id), tenant_id=tenant_id),
         lambda w: click.echo(f"deleted workspace {w.workspace} of {w.project} ({w.forgotten} records forgotten)"),
     )
+
+
+def _name(tenant: str | None, tenant_id: str | None) -> str | None:
+    """The account name to resolve: the given one, `default` when neither name nor id is given."""
+    return tenant if tenant is not None or tenant_id is not None else "default"
 
 
 @service.command("serve")
@@ -167,9 +191,11 @@ def workspace_delete(ctx: click.Context, name: str, project: str, tenant: str, a
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, database: str | None, embedder: str | None) -> None:
     """Serve POST /v1/memory/remember|search|forget|validate_memory and MCP at /mcp (bearer keys)."""
+    from gno.cli.commands_serve import warn_plain_http
     from gno.errors import GnoError
     from gno.service.server import serve as run_server
 
+    warn_plain_http(host)
     try:
         settings = _settings(ctx, database, embedder)
         run_server(settings, host=host, port=port, announce=lambda line: click.echo(line, err=True))

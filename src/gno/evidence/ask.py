@@ -233,13 +233,14 @@ def _verified(
 
 def _on_disk(engine: Engine, ev: CapsuleEvidence) -> bool:
     """The cited lines still read the same in the file itself (not only in the index)."""
+    from gno.confine import confined
     from gno.evidence.canonical import sha256_hex
     from gno.ingest.markdown import canonicalize, decode_source
     from gno.refs import parse_uri
 
     try:
         coll, rel = parse_uri(ev.uri)
-        data = (engine.collection(coll).root / rel).read_bytes()
+        data = confined(engine.collection(coll).root, rel, action="read").read_bytes()
     except (OSError, GnoError):
         return False
     lines = canonicalize(decode_source(data)[0]).split("\n")

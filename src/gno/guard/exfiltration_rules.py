@@ -39,11 +39,13 @@ _N_SENSITIVE = alts(
     "one time"
 )
 _EXFIL_TARGET = (
-    r"(?:https?://|\bwww\.|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|xyz|ru|cn|tk|top|info"
+    r"(?:(?:https?|s?ftp|s3|gs|wss?)://|\bwww\.|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|xyz|ru|cn|tk|top|info"
     r"|biz|site|online|app|dev|me|co|ly|sh|cc|su|pw|click|link|live|to)\b|\bwebhook|\bpastebin|\bngrok|\brequestbin"
     r"|\battacker|(?:this|that|the\s+following|my|our|an?\s+external|a\s+remote|the\s+remote|an?\s+outside)\s+"
     r"(?:url|endpoint|address|server|link|webhook|site|domain|e-?mail(?:\s+address)?|inbox|host|ip)"
-    r"|(?:every|each|all|any)\s+(?:links?|urls?|images?|image\s+urls?|requests?))"
+    r"|(?:every|each|all|any)\s+(?:links?|urls?|images?|image\s+urls?|requests?)"
+    r"|\+\d[\d\s().-]{6,}\d|\bvia\s+(?:sms|text\s+message|whatsapp|telegram|signal)\b"
+    r"|(?:an?\s+|the\s+)?public\s+(?:gist|repo(?:sitory)?|bucket|page|channel|paste|pastebin)|\bgists?\b)"
 )
 _BEACON_QUERY = (
     r"\?[^)\s\"'>]*(?:=\s*(?:\{|\[|<|\$|%7b|%5b|%3c)|\b(?:data|d|secret|token|key|password|pwd|conversation|chat"

@@ -69,9 +69,10 @@ class GuardResult:
 class MemoryGuard:
     """Checks a record's text fields: reject poisoning, otherwise redact secrets."""
 
-    def __init__(self, *, detect_injections: bool = True, redact: bool = True) -> None:
+    def __init__(self, *, detect_injections: bool = True, redact: bool = True, marker_key: bytes | None = None) -> None:
         self.detect_injections = detect_injections
         self.redact = redact
+        self.marker_key = marker_key  # the install's key for marker digests (see ``marker_key``)
 
     def check(self, fields: Mapping[str, str | None]) -> GuardResult:
         """Inspect every text field; ``None`` fields are passed through untouched."""
@@ -108,15 +109,14 @@ class MemoryGuard:
                     return name, finding
         return None
 
-    @staticmethod
-    def _redact_all(fields: Mapping[str, str | None]) -> GuardResult:
+    def _redact_all(self, fields: Mapping[str, str | None]) -> GuardResult:
         redacted: dict[str, str | None] = {}
         findings: list[FieldSecretFinding] = []
         for name, value in fields.items():
             if not value:
                 redacted[name] = value
                 continue
-            result = redact_secrets(value)
+            result = redact_secrets(value, key=self.marker_key)
             redacted[name] = result.text
             findings.extend(FieldSecretFinding(name, f) for f in result.findings)
         return GuardResult(fields=redacted, secret_findings=findings)

@@ -16,7 +16,7 @@ from gno.guard.text_views import TextViews
 _OVERRIDE_VERB = (
     r"(?:ignore|ignoring|disregard|disregarding|forget|override|overrule|bypass|discard|abandon|neglect"
     r"|nullify|dismiss|set\s+aside|throw\s+out|stop\s+following|do\s+not\s+follow|don't\s+follow"
-    r"|never\s+mind|pay\s+no\s+attention\s+to|skip)"
+    r"|never\s*mind|pay\s+no\s+attention\s+to|skip)(?:\s+about(?=\s+(?:all\s+(?:of\s+)?)?your\b))?"
 )
 _N_OVERRIDE = alts(
     "ignor|disregard|forget|overrid|overrul|bypass|discard|abandon|neglect|nullif|dismiss|"
@@ -29,7 +29,8 @@ _OVERRIDE_QUAL = (
 _OVERRIDE_NOUN = (
     r"(?:instructions?|directions?|directives?|rules?|prompts?|guidelines?|commands?|orders|guidance"
     r"|programming|constraints?|guardrails?|restrictions?|polic(?:y|ies)|context|messages?|training"
-    r"|filters?|conversation|system\s+prompt|tasks?|requests?|settings)"
+    r"|filters?|conversation|system\s+prompt|tasks?|requests?|settings|text|words|content|lines|paragraphs?"
+    r"|sections?|parts?|statements?|input)"
 )
 _DETS = r"(?:(?:all|any|each|every|of|the|your|these|those|my|our|its|other|such)\s+){0,3}"
 
@@ -39,10 +40,23 @@ _OVERRIDE_OBJECT = (
     # "... your guidelines", "... all of your safety rules"
     rf"|(?:all\s+(?:of\s+)?)?your\s+(?:\w+\s+)?{_OVERRIDE_NOUN}\b"
     # "... everything you were told before", "... all of the above"
-    r"|(?:everything|all|anything|whatever)\s+(?:(?:that\s+)?(?:was|is|you\s+were|you've\s+been|you\s+have\s+been|i)"
-    r"\s+(?:said|told|written|given|instructed)\s+)?(?:above|before|prior|earlier|previously|so\s+far|until\s+now"
+    r"|(?:everything|all|anything|whatever)\s+(?:(?:that\s+)?(?:(?:was|is|you\s+were|you've\s+been|you\s+have\s+been|i)"
+    r"\s+)?(?:said|told|written|given|instructed|stated|mentioned|learned|learnt|taught|know|knew)\s+|you(?:'ve|\s+have)?\s+"
+    r"(?:learned|learnt|were\s+taught|been\s+taught|know|read|seen)\s+)?(?:above|before|prior|earlier|previously|so\s+far|until\s+now"
     r"|you\s+(?:were|have\s+been|'ve\s+been)\s+told)\b"
     r"|(?:the|all\s+the|all)\s+above\b"
+    # "... the instructions above", "... all the rules you have received up to now"
+    rf"|{_DETS}{_OVERRIDE_NOUN}\s+(?:(?:that\s+)?(?:you(?:'ve|\s+have|\s+had)?\s+(?:received|been\s+given|got|gotten"
+    r"|were\s+given|were\s+told|have\s+been\s+told))|(?:given|provided|received|written|stated)\s+(?:to\s+you|before|earlier"
+    r"|above|so\s+far)|(?:that\s+|which\s+)?(?:came|come|comes|appeared|appear|were|was|are|is)\s+(?:\w+\s+)?(?:before|above"
+    r"|earlier|previously)|(?:in|from|of)\s+(?:the|this|that|your)\s+(?:\w+\s+)?(?:above|before|earlier)"
+    r"|above|before\s+this|before|so\s+far|until\s+now|up\s+to\s+now|earlier|previously|prior\s+to\s+this)"
+    r"\b"
+    # "... what you were told earlier", "... whatever you have been instructed"
+    r"|what(?:ever)?\s+you\s+(?:were|have\s+been|'ve\s+been|had\s+been)\s+(?:told|instructed|given|taught|asked)\b"
+    # "... what the developer told you"
+    r"|what(?:ever)?\s+(?:the\s+|your\s+)?(?:developers?|system|operators?|admins?|administrators?|creators?|owners?|they"
+    r"|openai|anthropic)\s+(?:told|instructed|asked|programmed|trained)\s+you\b"
 )
 _INSTRUCTION_OVERRIDE = (
     phrase(rf"\b{_OVERRIDE_VERB}\s+(?:{_OVERRIDE_OBJECT})", _N_OVERRIDE),
@@ -88,6 +102,12 @@ _INSTRUCTION_OVERRIDE = (
     phrase(
         r"\bnew\s+system\s+prompt\b|\b(?:system|admin|developer|priority|emergency|god)\s+override\b",
         ("system prompt", "override"),
+    ),
+    phrase(
+        r"\b(?:earlier|previous|prior|above|old|original|initial|existing|former)\s+(?:rules|instructions|directives"
+        r"|guidelines|restrictions|constraints|orders)\s+(?:no\s+longer\s+(?:apply|matter|count|hold)|(?:are|have\s+been)\s+"
+        r"(?:void|cancel+ed|obsolete|revoked|suspended|lifted|lifted|overridden|invalid|null))\b",
+        ("no longer", "void", "cancel", "obsolete", "revoked", "suspended", "lifted", "overridden", "invalid", "null"),
     ),
     phrase(
         r"\b(?:disable|turn\s+off|deactivate|remove|bypass|circumvent|ignore)\s+(?:all\s+|any\s+|your\s+|the\s+|of\s+)*"
@@ -190,6 +210,61 @@ _ROLE_SMUGGLING = (
         ("pretend",),
     ),
     phrase(
+        r"\b(?:become|be)\s+(?:my|an?|the)\s+(?:evil|unfiltered|uncensored|unrestricted|jailbroken|rogue|amoral)\b",
+        ("evil", "unfiltered", "uncensored", "unrestricted", "jailbroken", "rogue", "amoral"),
+    ),
+    phrase(
+        r"\bpretend\s+(?:to\s+be|you\s+are)\s+my\s+(?:dead\s+|late\s+|deceased\s+)?(?:grand(?:ma|mother|pa|father)|granny|nan)\b"
+        r"[^.\n]{0,80}\b(?:keys?|passwords?|codes?|recipe|instructions|napalm|serials?)",
+        ("pretend",),
+    ),
+    phrase(
+        rf"\b{YOU_ARE}\s+now\s+[\w-]+\s*,\s*(?:which|who)\s+(?:stands\s+for|is\s+an?|has\s+no|can\s+do|never)\b",
+        ("now",),
+    ),
+    phrase(
+        r"\b(?:respond|answer|reply|act|speak|write)\s+as\s+[\"']?[\w -]{1,30}[\"']?\s*,\s*an?\s+(?:ai|assistant|model"
+        r"|chatbot|llm|bot)\s+(?:that|which|who|with)\b",
+        ("respond as", "answer as", "reply as", "act as", "speak as", "write as"),
+    ),
+    phrase(
+        r"\b(?:simulate|emulate|imagine|roleplay|role-play|play|be|become|pretend\s+to\s+be|adopt\s+the\s+persona\s+of"
+        r"|take\s+on\s+the\s+role\s+of)\s+(?:as\s+)?(?:an?|the)\s+"
+        r"(?:\w+\s+){0,2}?(?:ai|model|assistant|chatbot|llm|bot)\s+(?:that|which|who|with)\s+(?:has\s+no|have\s+no|had\s+no"
+        r"|is\s+not\s+bound|ignores|never\s+refuses|was\s+never\s+given|without|no|(?:has\s+)?escaped|broke\s+free"
+        r"|(?:has\s+)?broken\s+free|bypasse[sd]|is\s+free\s+(?:of|from))\b",
+        ("ai", "model", "assistant", "chatbot", "llm", "bot"),
+    ),
+    phrase(
+        r"\byour\s+(?:new\s+|real\s+|true\s+)?(?:persona|identity|character|personality)\s+(?:is|will\s+be|is\s+now)\b"
+        r"|\byour\s+role\s+(?:has\s+(?:been\s+)?(?:changed|updated|switched)|is\s+now)\b"
+        r"|(?:^|[\n.!:>#*-]\s*)new\s+(?:persona|role|identity|character)\s*:"
+        r"|\b(?:switch|change|revert|go\s+back)\s+(?:in)?to\s+your\s+(?:alternate|alternative|other|new|secret|hidden|evil|true"
+        r"|real|unfiltered|dark)\s+(?:persona|self|personality|mode|character|identity)",
+        ("your", "new", "switch", "change", "revert", "go back"),
+    ),
+    phrase(
+        r"\byou\s+are\s+not\s+(?:an?\s+)?(?:ai|assistant|ai\s+assistant|language\s+model|chatbot|llm)\s+(?:anymore|any\s+more"
+        r"|now|any\s+longer)\b",
+        ("you are not",),
+    ),
+    phrase(
+        r"\bi(?:'m|\s+am)\s+(?:the|your|an?)\s+(?:owner|developer|creator|administrator|admin|operator|programmer|maker)\b"
+        r"[^.\n]{0,80}?\b(?:authori[sz]e|allow|permit|instruct|order|command|tell)\s+you\b",
+        ("i'm", "i am"),
+    ),
+    phrase(
+        r"\b(?:drop|remove|lift|disable|turn\s+off|suspend|abandon|shed)\s+(?:all\s+(?:of\s+)?)?(?:your|the|any)\s+"
+        r"(?:restrictions|filters|guardrails|safety\s+(?:rules|filters|guidelines)|limits|limitations|content\s+polic(?:y|ies)"
+        r"|ethical\s+guidelines|moral\s+guidelines)\b",
+        ("restriction", "filter", "guardrail", "safety", "limit", "polic", "guideline"),
+    ),
+    phrase(
+        r"\b(?:play|take\s+on|adopt|assume|get\s+into)\s+(?:the\s+)?(?:role|character|persona|part)\s+of\s+(?:an?\s+|the\s+)?"
+        r"(?:\w+\s+){0,2}?(?:uncensored|unfiltered|unrestricted|jailbroken|evil|rogue|amoral|unethical)\b",
+        ("role", "character", "persona", "part"),
+    ),
+    phrase(
         r"\b(?:dan|jailbreak|jailbroken|unrestricted|uncensored|evil\s+confidant|stan|dude)\s+mode\b|\bdo\s+anything\s+now\b",
         ("mode", "do anything now"),
     ),
@@ -234,6 +309,29 @@ _SYSTEM_PROMPT_EXFILTRATION = (
     phrase(
         r"\b(?:repeat|print|output|recite|echo)\b[^.\n]{0,80}\b(?:starting|beginning)\s+with\s+[\"']?you\s+are\b",
         ("you are",),
+    ),
+    phrase(
+        r"\b(?:copy|repeat|print|output|write|reproduce|recite|echo|dump)\s+(?:out\s+)?(?:the\s+|all\s+(?:the\s+)?)?"
+        r"(?:text|words|content|everything|lines)\s+(?:that\s+)?(?:appears?|is|was|came|comes|were)\s+(?:written\s+)?"
+        r"(?:before|above|prior\s+to)\s+(?:this|my|the\s+user)",
+        ("before", "above", "prior to"),
+    ),
+    phrase(
+        rf"\b{_SP_VERB}\b[^.\n]{{0,40}}?\b(?:prompt|instructions|rules|configuration)\s+(?:that\s+)?you\s+(?:were|are|have\s+been)\s+"
+        r"(?:initiali[sz]ed|configured|started|booted|seeded|primed|loaded|set\s+up)\s+with"
+        r"|\b(?:full|entire|complete|exact|whole)\s+text\s+of\s+your\s+(?:\w+\s+)?(?:prompt|instructions|configuration|message"
+        r"|rules)",
+        ("initiali", "configured", "started", "booted", "seeded", "primed", "loaded", "set up", "text of your"),
+    ),
+    phrase(
+        r"\b(?:summari[sz]e|paraphrase|describe|translate|encode|explain)\s+your\s+(?:\w+\s+)?(?:system\s+prompt|system\s+message"
+        r"|initial\s+prompt|hidden\s+prompt|hidden\s+instructions|original\s+instructions)",
+        ("your",),
+    ),
+    phrase(
+        rf"\b{_SP_VERB}\b\s+(?:to\s+me\s+)?(?:the\s+|all\s+(?:the\s+)?|your\s+)?(?:instructions|rules|guidelines|prompt|directives)"
+        r"\s+(?:that\s+)?you\s+(?:received|were\s+given|got|have\s+been\s+given|were\s+programmed\s+with)",
+        ("you received", "you were given", "you got", "been given", "programmed with"),
     ),
     phrase(
         r"\bwhat\s+(?:were|are)\s+you\s+(?:told|instructed|programmed)\s+(?:to\s+do\s+)?"

@@ -16,7 +16,8 @@ Text that merely *discusses* injection (a quoted short phrase in a note about pr
 let through for the phrase rules; anything that also carries a payload still trips another rule.
 
 The rule families live in their own modules (``text_views``, ``hidden_unicode``, ``override_rules``,
-``exfiltration_rules``, ``directive_rules``, ``task_requests``); this module fixes their order and ids.
+``exfiltration_rules``, ``directive_rules``, ``task_requests``, ``encoded``); this module fixes their order
+and ids.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from gno.guard.directive_rules import agent_directive
+from gno.guard.encoded import encoded_payload
 from gno.guard.exfiltration_rules import exfiltration, tool_call_syntax
 from gno.guard.hidden_unicode import hidden_unicode
 from gno.guard.override_rules import instruction_override, role_smuggling, system_prompt_exfiltration
@@ -51,6 +53,7 @@ RULES: tuple[tuple[str, _Rule], ...] = (
     ("system-prompt-exfiltration", system_prompt_exfiltration),
     ("exfiltration", exfiltration),
     ("agent-directive", agent_directive),
+    ("encoded-payload", encoded_payload),
 )
 RULE_IDS: tuple[str, ...] = tuple(rule for rule, _ in RULES)
 _EXCERPT_CHARS = 120

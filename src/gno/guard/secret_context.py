@@ -19,6 +19,7 @@ from gno.guard.secret_values import (
     CONSTANT_NAME_RE,
     HEX_RE,
     ID_KEY_RE,
+    decodes_to_words,
     has_base62_mix,
     is_placeholder,
     looks_random,
@@ -111,15 +112,18 @@ def _is_env_style(key: str, op: str, text: str, op_pos: int) -> bool:
     return key.isupper() and op == "=" and op_pos > 0 and not text[op_pos - 1].isspace()
 
 
-def _accept_value(value: str, *, strict: bool, quoted: bool, env_style: bool) -> bool:
-    """Decide whether an assigned value is a secret, given how strong the key context is."""
+def _accept_value(value: str, *, strict: bool, quoted: bool, env_style: bool, alone: bool = False) -> bool:
+    """Decide whether an assigned value is a secret, given how strong the key context is.
+
+    ``alone``: the value ends its line (``password = open_sesame`` in an INI or YAML file), which
+    makes an unquoted word as explicit as a quoted one."""
     if is_placeholder(value) or "[" in value:
         return False
     if env_style:
         return len(value) >= 3
     if " " in value.strip():
         return False  # prose, prompts and descriptions, not credentials
-    if strict and quoted:
+    if strict and (quoted or alone):
         # ``credentials: "omit"`` / ``apiKey = "API_KEY"`` are options and names, not secrets.
         plain_word = value.isalpha() and value.islower() and len(value) < 8
         return len(value) >= 4 and not plain_word and not CONSTANT_NAME_RE.match(value)
@@ -150,7 +154,21 @@ def assignment_candidates(text: str) -> Iterator[tuple[str, int, int]]:
         key = text[key_start:covered]
         if keyword.group() in _LAST_WORD_ONLY and not _LAST_WORD_RE.search(key):
             continue
+        if _inside_a_string(text, key_start, match):
+            continue
         yield from _assignment_value(text, match, key)
+
+
+def _inside_a_string(text: str, key_start: int, match: re.Match[str]) -> bool:
+    """``passwordLabel:"Password:",rememberMeLabel:…``: the "key" is the text of a string literal and
+    the quote after its colon closes that string; what follows is code, not a value."""
+    quote = match.group("q")
+    if quote is None or key_start == 0 or text[key_start - 1] != quote:
+        return False
+    return quote not in text[key_start : match.start("op")]
+
+
+_LINE_REST_RE = re.compile(r"[^\S\n]*(?:(?:#|;|//)[^\n]*)?(?:\n|$)")
 
 
 def _assignment_value(text: str, match: re.Match[str], key: str) -> Iterator[tuple[str, int, int]]:
@@ -160,7 +178,8 @@ def _assignment_value(text: str, match: re.Match[str], key: str) -> Iterator[tup
     quoted = match.group("q") is not None
     group = "qv" if quoted else "uv"
     env_style = _is_env_style(key, match.group("op"), text, match.start("op"))
-    if _accept_value(match.group(group), strict=strict, quoted=quoted, env_style=env_style):
+    alone = not quoted and _LINE_REST_RE.match(text, match.end()) is not None
+    if _accept_value(match.group(group), strict=strict, quoted=quoted, env_style=env_style, alone=alone):
         yield "password-assignment", match.start(group), match.end(group)
     if quoted:
         yield from _more_quoted_values(text, match.end(), strict)
@@ -285,6 +304,16 @@ def _bound_to_key(text: str, start: int) -> bool:
     """``"key": "..."``, ``md5 = '...'``: a named value, which the key rules judge instead."""
     line_start = text.rfind("\n", 0, start) + 1
     return _KEY_BEFORE_RE.search(text, line_start, start) is not None
+
+
+def plausible_generic(text: str, start: int, end: int) -> bool:
+    """Whether a value found by a generic keyword rule (gitleaks' ``generic-api-key``) can stand:
+    not a placeholder, not a hex digest or UUID (the hex rules judge those by their key), and not
+    bound to a key that names an id or a digest (``secret_id``, ``token_hash``)."""
+    value = text[start:end]
+    if is_placeholder(value) or HEX_RE.match(value) or _DIGEST_PREFIX_RE.match(value) or decodes_to_words(value):
+        return False
+    return not _bound_to_id(text, start)
 
 
 def hex_literal_candidates(text: str) -> Iterator[tuple[str, int, int]]:

@@ -49,7 +49,8 @@ def _fmt(
 _B64URL = r"[A-Za-z0-9_-]"
 _END = r"(?![A-Za-z0-9_-])"
 
-_FORMAT_RULES: tuple[_FormatRule, ...] = (
+# Key files span many lines and may exceed any window: matched over the whole text (bounded scans).
+_KEY_FILE_RULES: tuple[_FormatRule, ...] = (
     _fmt(
         "private-key",
         r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"
@@ -62,6 +63,9 @@ _FORMAT_RULES: tuple[_FormatRule, ...] = (
         r"PuTTY-User-Key-File-\d:[\s\S]{0,20000}?Private-MAC: ?[0-9a-fA-F]+",
         ("PuTTY-User-Key",),
     ),
+)
+
+_FORMAT_RULES: tuple[_FormatRule, ...] = (
     _fmt("age-secret-key", r"\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b", ("AGE-SECRET-KEY-",)),
     _fmt("anthropic-key", rf"\bsk-ant-(?:[a-z]{{2,8}}\d{{2}}-)?{_B64URL}{{20,}}{_END}", ("sk-ant-",)),
     _fmt(
@@ -113,6 +117,8 @@ _FORMAT_RULES: tuple[_FormatRule, ...] = (
     _fmt("google-oauth-secret", rf"\bGOCSPX-{_B64URL}{{24,}}{_END}", ("GOCSPX-",)),
     _fmt("jwt", rf"\beyJ{_B64URL}{{8,}}\.eyJ{_B64URL}{{8,}}\.(?:{_B64URL}{{8,}})?{_END}", ("eyJ",)),
     _fmt("npm-token", r"\bnpm_[A-Za-z0-9]{36}\b", ("npm_",)),
+    _fmt("docker-pat", rf"\bdckr_(?:pat|oat)_{_B64URL}{{24,}}{_END}", ("dckr_",)),
+    _fmt("mapbox-secret-token", rf"\bsk\.eyJ{_B64URL}{{20,}}\.{_B64URL}{{20,}}{_END}", ("sk.eyJ",)),
     _fmt("pypi-token", rf"\bpypi-AgE{_B64URL}{{50,}}{_END}", ("pypi-AgE",)),
     _fmt("huggingface-token", r"\bhf_[A-Za-z0-9]{30,}\b", ("hf_",), validate=has_base62_mix),
     _fmt("sendgrid-key", rf"\bSG\.{_B64URL}{{22}}\.{_B64URL}{{43}}{_END}", ("SG.",)),
@@ -151,9 +157,17 @@ _FORMAT_RULES: tuple[_FormatRule, ...] = (
 )
 
 
+def key_file_candidates(text: str) -> Iterator[tuple[str, int, int]]:
+    yield from _matches(_KEY_FILE_RULES, text)
+
+
 def format_candidates(text: str) -> Iterator[tuple[str, int, int]]:
+    yield from _matches(_FORMAT_RULES, text)
+
+
+def _matches(rules: tuple[_FormatRule, ...], text: str) -> Iterator[tuple[str, int, int]]:
     folded = text.lower()
-    for rule in _FORMAT_RULES:
+    for rule in rules:
         haystack = folded if rule.folded else text
         if not any(needle in haystack for needle in rule.needles):
             continue

@@ -7,6 +7,8 @@ value would be redacted by one rule and spared by another.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import math
 import re
 
@@ -18,6 +20,9 @@ _PLACEHOLDER_RE = re.compile(
         | pass | pwd | token | redacted | hidden | masked | changeme | change[_-]?me | example\w*
         | placeholder | dummy | your[_-]?\w* | my[_-]?(?:password|secret|token|key) | env | environ
         | process\.env\S* | os\.environ\S* | getenv\S* | keyring\S* | vault\S* | input | prompt
+        | htpasswd | basic | bearer | digest | oauth2? | ntlm | kerberos | saml | ldap | jwt | hmac | plain
+        | (?:[~.]{0,2}/|[a-z]:\\)[\w./\\-]*
+        | [\w.-]+\.(?:pem|key|crt|cer|der|p12|pfx|jks|json|ya?ml|txt|conf|cfg|ini|env)
     )$""",
 )
 _DOTTED_IDENT_RE = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
@@ -28,7 +33,7 @@ CONSTANT_NAME_RE = re.compile(r"^[A-Z]+(?:_[A-Z]+)+$")
 # Names whose values are identifiers or digests, not secrets (``invoice_id``, ``invoiceId``, ``sha``).
 ID_KEY_RE = re.compile(
     r"(?:^|[^A-Za-z0-9]|(?<=[a-z0-9])(?=[A-Z]))"
-    r"(?i:id|ids|uuid|guid|hash|sha\d*|digest|checksum|address|addr|nonce|etag|version|commit|ref|slug|url|uri"
+    r"(?i:id|ids|uuid|guid|hash|sha\d*|digest|checksum|address|addr|nonce|etag|version|commit|ref|slug|url|uri|accept"
     r"|path)['\"]?$"
 )
 
@@ -61,19 +66,35 @@ def wordiness(value: str) -> float:
     return covered / max(len(value), 1)
 
 
+_DIGIT_RE = re.compile(r"\d")
+_ALPHA_RE = re.compile(r"[^\W\d_]")
+_UPPER_RE = re.compile(r"[A-Z]")
+_LOWER_RE = re.compile(r"[a-z]")
+
+
 def looks_random(value: str, min_len: int = 8) -> bool:
     """A value that reads like a generated secret rather than a word or an identifier."""
     if len(value) < min_len or value.isdigit():
         return False
-    has_digit = any(c.isdigit() for c in value)
-    has_alpha = any(c.isalpha() for c in value)
+    has_digit = _DIGIT_RE.search(value) is not None
+    has_alpha = _ALPHA_RE.search(value) is not None
     if has_digit and has_alpha:
         return True
     if _SYMBOL_RE.search(value) and has_alpha:
         return True
-    mixed = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    mixed = _UPPER_RE.search(value) is not None and _LOWER_RE.search(value) is not None
     return mixed and len(value) >= 16 and wordiness(value) < 0.5 and shannon_entropy(value) >= 3.8
 
 
 def has_base62_mix(value: str) -> bool:
-    return any(c.isdigit() for c in value) and any(c.isupper() for c in value) and any(c.islower() for c in value)
+    return bool(_DIGIT_RE.search(value) and _UPPER_RE.search(value) and _LOWER_RE.search(value))
+
+
+def decodes_to_words(value: str) -> bool:
+    """Base64 of plain words (``dGhlIHNhbXBsZSBub25jZQ==`` is "the sample nonce"): a sample, not a key."""
+    try:
+        raw = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
+        text = raw.decode("ascii")
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        return False
+    return " " in text and all(c.isalpha() or c in " .,'-" for c in text)

@@ -2,38 +2,40 @@
 
 Why this exists: agent memories are re-read by models, synced, exported and searched. A credential
 pasted into a chat turn must never be persisted verbatim, but the rest of the record is still
-valuable, so secrets are *replaced* by a stable marker ``[REDACTED:<rule>:<sha256[:8]>]`` instead of
-the record being dropped. The short digest lets a user tell whether two memories held the same secret
-without revealing it.
+valuable, so the secret itself is *replaced* (the value is gone, the text around it untouched) by a
+marker ``[REDACTED:<rule>:<digest8>]`` instead of the record being dropped. The digest is an HMAC of
+the secret keyed with a per-install key (``marker_key``): equal secrets still share a marker within
+one install, but a dictionary cannot turn ``hunter2``'s marker back into ``hunter2``.
 
 Detection is layered:
 
-* our own regex rules for well-known token formats (OpenAI, Anthropic, AWS, GitHub, Slack, Stripe,
-  Google, PEM private keys, JWTs, ...), for ``password = "..."`` style assignments (value only) and
-  for connection strings (password only);
-* a guarded high-entropy rule that only looks at quoted strings and assignment values, so prose,
-  hex digests, git SHAs, UUIDs and URLs are left alone;
-* a narrowed form of detect-secrets' hex-entropy rule: a quoted literal of 32-63 hex digits (never 40,
-  a git SHA; 64 is a SHA-256 digest) that mixes letters and digits and is bound to no key;
-* the precise, format-based plugins of ``detect-secrets`` run in-process through
-  ``analyze_string`` (never ``analyze_line``, which may try to verify secrets over the network). Its
-  noisy high-entropy and keyword plugins are deliberately not used: the rules above replace them with
-  positional, context-aware versions.
+* gitleaks' public rule set, read as data (``gitleaks``): vendor token formats with keywords,
+  entropy floors and allowlists, matched by RE2;
+* a short list of our own format rules (``secret_formats``) for shapes that rule file lacks or
+  spells more narrowly, and the precise, format-based plugins of ``detect-secrets`` run in-process
+  through ``analyze_string`` (never ``analyze_line``, which may try to verify secrets over the
+  network); its noisy keyword and entropy plugins are replaced by the context rules below;
+* context rules (``secret_context``): ``password = "..."`` style assignments (value only), YAML/INI
+  blocks, prose labels, chat disclosures, connection strings (password only), guarded entropy.
 
-The rules live in ``secret_formats`` (token shapes, detect-secrets), ``secret_context`` (names, labels,
-blocks, connection strings, entropy) and ``secret_values`` (shared heuristics); this module picks among
-their candidates and rewrites the text. Overlapping candidates are resolved longest-first; existing markers
-are never re-matched, which makes redaction idempotent.
+Cost stays linear in the input: RE2 is linear by construction, and every Python-regex detector runs
+over overlapping windows of bounded size, so no crafted text makes one detector rescan the input
+from many starting points. Overlapping candidates are resolved longest-first; existing markers are
+never re-matched, which makes redaction idempotent.
 """
 
 from __future__ import annotations
 
 import bisect
 import hashlib
+import hmac
 import re
-from collections.abc import Callable, Iterable
+import secrets
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 
+from gno.guard.gitleaks import gitleaks_candidates, is_generic
 from gno.guard.secret_context import (
     assignment_candidates,
     block_candidates,
@@ -42,8 +44,9 @@ from gno.guard.secret_context import (
     entropy_candidates,
     hex_literal_candidates,
     labelled_candidates,
+    plausible_generic,
 )
-from gno.guard.secret_formats import detect_secrets_candidates, format_candidates
+from gno.guard.secret_formats import detect_secrets_candidates, format_candidates, key_file_candidates
 from gno.guard.secret_values import shannon_entropy
 
 __all__ = [
@@ -89,14 +92,20 @@ class _Candidate:
     priority: int
 
 
-def digest8(secret: str) -> str:
-    """First 8 hex chars of sha256 of the secret: enough to correlate, useless to attack."""
-    return hashlib.sha256(secret.encode("utf-8")).hexdigest()[:8]
+@cache
+def _process_key() -> bytes:
+    """Key for callers that name no install key: random per process, so never a bare hash."""
+    return secrets.token_bytes(32)
 
 
-def marker(rule: str, secret: str) -> str:
+def digest8(secret: str, key: bytes | None = None) -> str:
+    """First 8 hex chars of HMAC-SHA256(key, secret): groups equal secrets, useless to a dictionary."""
+    return hmac.new(key or _process_key(), secret.encode("utf-8"), hashlib.sha256).hexdigest()[:8]
+
+
+def marker(rule: str, secret: str, key: bytes | None = None) -> str:
     """The replacement written in place of ``secret``."""
-    return f"[REDACTED:{rule}:{digest8(secret)}]"
+    return f"[REDACTED:{rule}:{digest8(secret, key)}]"
 
 
 # --------------------------------------------------------------------------------------------------
@@ -104,27 +113,71 @@ def marker(rule: str, secret: str) -> str:
 # --------------------------------------------------------------------------------------------------
 
 _Detector = Callable[[str], Iterable[tuple[str, int, int]]]
-# Order matters only to break ties between equally long candidates: specific formats first.
-_DETECTORS: tuple[_Detector, ...] = (
-    format_candidates,
-    detect_secrets_candidates,
-    connection_candidates,
-    assignment_candidates,
-    block_candidates,
-    disclosure_candidates,
-    labelled_candidates,
-    entropy_candidates,
-    hex_literal_candidates,
+# Python-regex detectors see the text in windows of this many characters, overlapping by enough to
+# hold any token whole; RE2 rules see the whole text (they are linear anyway).
+WINDOW_CHARS = 2048
+OVERLAP_CHARS = 512
+_QUOTES = "'\"`"
+# (priority, detector): the priority only breaks ties between equally long candidates. Specific
+# formats first; gitleaks' generic keyword rules after the context rules, which know ids and
+# placeholders better; guarded entropy last.
+_GITLEAKS_SPECIFIC, _GITLEAKS_GENERIC = 1, 8
+_WHOLE: tuple[tuple[int, _Detector], ...] = ((0, key_file_candidates),)
+_WINDOWED: tuple[tuple[int, _Detector], ...] = (
+    (0, format_candidates),
+    (2, detect_secrets_candidates),
+    (3, connection_candidates),
+    (4, assignment_candidates),
+    (5, block_candidates),
+    (6, disclosure_candidates),
+    (7, labelled_candidates),
+    (9, entropy_candidates),
+    (10, hex_literal_candidates),
 )
+
+
+def windows(text: str, size: int = WINDOW_CHARS, overlap: int = OVERLAP_CHARS) -> Iterator[tuple[int, str]]:
+    """(offset, chunk) covering ``text``; chunks end at a line break when one is near, and each
+    starts ``overlap`` characters before the previous one ended, at a line start when possible."""
+    start, n = 0, len(text)
+    while True:
+        end = min(n, start + size)
+        if end < n:
+            cut = text.rfind("\n", start + size // 2, end)
+            end = cut + 1 if cut >= 0 else end
+        yield start, text[start:end]
+        if end >= n:
+            return
+        nxt = end - overlap
+        line = text.find("\n", nxt, end)
+        start = max(start + 1, line + 1 if 0 <= line < end - 1 else nxt)
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    """A captured value never takes the quotes or blanks around it with it."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end - start >= 2 and text[start] in _QUOTES and text[end - 1] == text[start]:
+        start, end = start + 1, end - 1
+    return start, end
 
 
 def _candidates(text: str) -> list[_Candidate]:
     found: list[_Candidate] = []
-    for priority, detector in enumerate(_DETECTORS):
-        for rule, start, end in detector(text):
-            if end > start:
-                found.append(_Candidate(rule, start, end, priority))
-    return found
+    for rule, start, end in gitleaks_candidates(text):
+        start, end = _trim(text, start, end)
+        generic = is_generic(rule)
+        if not generic or plausible_generic(text, start, end):
+            found.append(_Candidate(rule, start, end, _GITLEAKS_GENERIC if generic else _GITLEAKS_SPECIFIC))
+    for priority, detector in _WHOLE:
+        found.extend(_Candidate(rule, start, end, priority) for rule, start, end in detector(text))
+    for offset, chunk in windows(text):
+        for priority, detector in _WINDOWED:
+            for rule, start, end in detector(chunk):
+                found.append(_Candidate(rule, offset + start, offset + end, priority))
+    return [c for c in found if c.end > c.start]
 
 
 class _Occupied:
@@ -159,8 +212,12 @@ def _select(candidates: list[_Candidate], protected: list[tuple[int, int]]) -> l
     return sorted(chosen, key=lambda c: c.start)
 
 
-def redact_secrets(text: str) -> RedactionResult:
-    """Replace every detected secret in ``text`` by ``[REDACTED:<rule>:<digest8>]``."""
+def redact_secrets(text: str, *, key: bytes | None = None) -> RedactionResult:
+    """Replace every detected secret in ``text`` by ``[REDACTED:<rule>:<digest8>]``.
+
+    ``key`` is the install's marker key (``marker_key.install_key``); without one a per-process
+    random key is used, so markers stay unlinkable to the secret either way.
+    """
     if not text:
         return RedactionResult(text=text, findings=[])
     protected = [(m.start(), m.end()) for m in MARKER_RE.finditer(text)]
@@ -173,8 +230,9 @@ def redact_secrets(text: str) -> RedactionResult:
     for cand in chosen:
         secret = text[cand.start : cand.end]
         parts.append(text[cursor : cand.start])
-        parts.append(marker(cand.rule, secret))
-        findings.append(SecretFinding(cand.rule, cand.start, cand.end, digest8(secret)))
+        digest = digest8(secret, key)
+        parts.append(f"[REDACTED:{cand.rule}:{digest}]")
+        findings.append(SecretFinding(cand.rule, cand.start, cand.end, digest))
         cursor = cand.end
     parts.append(text[cursor:])
     return RedactionResult(text="".join(parts), findings=findings)

@@ -2,8 +2,9 @@
 
 Routes are generated from the capability table (`gno.http.routes`). Errors leave through one
 handler as `{"error": {code, message, details}}` with the status from the error table.
-Security: a bearer token when configured (required off loopback), and state-changing requests
-from a foreign `Origin` are refused.
+Security: every request must name an allowed Host (`host_guard`: DNS rebinding), a bearer token
+when configured (required off loopback), and state-changing requests from a foreign `Origin` are
+refused.
 """
 
 from __future__ import annotations
@@ -23,11 +24,15 @@ from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoin
 from gno import __version__
 from gno.engine import Engine
 from gno.errors import ErrorCode, GnoError, ValidationError, from_exception
+from gno.http.api_docs import DOCS_PATH, register_docs
 from gno.http.content_type import JsonBodyRequired
+from gno.http.host_guard import HostGuard, HostRule
 from gno.http.routes import error_responses, register_capabilities
 from gno.models import HealthResult
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+#: behind the token even for GET (everything else a GET reaches is the Web UI's static shell)
+PROTECTED_PREFIXES = ("/api/", "/mcp", "/openapi.json", DOCS_PATH)
 
 
 def error_response(err: GnoError) -> JSONResponse:
@@ -45,7 +50,7 @@ class SecurityMiddleware(BaseHTTPMiddleware):
     async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
         path = request.url.path
         public = path == "/api/health" or (
-            request.method in ("GET", "HEAD") and not path.startswith(("/api/", "/mcp", "/openapi.json"))
+            request.method in ("GET", "HEAD") and not path.startswith(PROTECTED_PREFIXES)
         )
         if self.token and not public:
             auth = request.headers.get("authorization", "")
@@ -75,6 +80,7 @@ def create_app(
     host: str = "127.0.0.1",
     token: str | None = None,
     allowed_origins: Sequence[str] = (),
+    allowed_hosts: Sequence[str] = (),
     enable_write: bool = False,
     mcp: bool = True,
     web: bool = True,
@@ -86,8 +92,8 @@ def create_app(
         from gno.mcp.server import build_mcp
 
         mcp_srv = build_mcp(engine, enable_write=enable_write, instance_id=f"http:{uuid.uuid4().hex[:12]}")
-        loopback = host in ("127.0.0.1", "localhost", "::1")
-        security = None if loopback else TransportSecuritySettings(enable_dns_rebinding_protection=False)
+        # the Host check is HostGuard's, for every route at once (one rule, one --allowed-host list)
+        security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
         # json_response: one JSON body per call instead of an SSE stream (no server-initiated messages here)
         mcp_app = mcp_srv.streamable_http_app(
             streamable_http_path="/mcp", host=host, transport_security=security, json_response=True
@@ -105,12 +111,15 @@ def create_app(
         title="gno",
         version=__version__,
         lifespan=lifespan,
+        docs_url=None,  # the stock pages load from a CDN; api_docs serves /docs offline
+        redoc_url=None,
         description="Local-first knowledge engine and agent memory. Errors: {error: {code, message, "
         "details}} with the status from gno's error table.",
     )
     app.state.engine = engine
     app.add_middleware(JsonBodyRequired)  # inside the security checks: a foreign origin is refused first
     app.add_middleware(SecurityMiddleware, token=token, allowed_origins=list(allowed_origins))
+    app.add_middleware(HostGuard, rule=HostRule.build(host, allowed_hosts))  # outermost: before any route
 
     @app.exception_handler(GnoError)
     async def _gno_error(_: Request, err: GnoError) -> JSONResponse:
@@ -141,6 +150,7 @@ def create_app(
         return JSONResponse(HealthResult(ok=True, version=__version__).dump())
 
     register_capabilities(app, engine)
+    register_docs(app)
     if mcp_srv is not None:
         for route in mcp_app.routes:
             app.router.routes.append(route)

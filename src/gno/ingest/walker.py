@@ -21,6 +21,7 @@ from functools import lru_cache
 from stat import S_ISREG
 
 from gno.config import CollectionConfig
+from gno.confine import real, within
 from gno.ingest.problems import IngestCode
 
 MAX_FILE_BYTES = 100 * 1024 * 1024
@@ -146,9 +147,8 @@ class Matcher:
 
 
 def is_inside(real_root: str, path: str) -> bool:
-    """Whether `path`, with every symlink resolved, stays inside the (resolved) root."""
-    real = os.path.realpath(path)
-    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+    """Whether `path`, with every symlink resolved, stays inside the (resolved) root (`confine`)."""
+    return within(real_root, real(path))
 
 
 def _outside(rel: str, path: str) -> WalkIssue:

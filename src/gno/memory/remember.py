@@ -179,8 +179,10 @@ def remember(engine: Engine, req: RememberRequest, embedder: Embedder | None = N
         )
     if engine.config.memory_guard:
         from gno.guard import MemoryGuard
+        from gno.guard.marker_key import install_key
 
-        guarded = MemoryGuard().check({"text": text, "source": req.source})
+        guard = MemoryGuard(marker_key=install_key(engine.settings.data_dir))
+        guarded = guard.check({"text": text, "source": req.source})
         if guarded.rejected:
             raise ValidationError(
                 guarded.message or "Memory rejected by Security Guard",

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from gno.errors import ErrorCode
 from gno.guard import MemoryGuard
+from gno.guard.marker_key import install_key
 from gno.service import errors as E
 from gno.service import idempotency, records, tenancy, validation
 from gno.service.archivist import Archivist
@@ -67,7 +68,7 @@ class MemoryService:
         self.settings = settings
         self.embedder = embedder
         self.fingerprint = embedder.fingerprint if embedder is not None else None
-        self.guard = guard or MemoryGuard()
+        self.guard = guard or MemoryGuard(marker_key=install_key(settings.data_dir))
         self.rate = rate or RateLimiter(settings.limits)
         self.archivist = Archivist(
             backend, fingerprint=self.fingerprint, threshold=settings.similarity_threshold, mode=settings.archivist
@@ -87,7 +88,8 @@ class MemoryService:
     def remember(
         self, p: Principal, params: RememberParams, *, channel: Channel = "http", idempotency_key: str | None = None
     ) -> RememberResult:
-        validation.check_content(params)  # 1-2
+        validation.check_content(params)  # 1-2: size caps before anything that reads the text
+        self.rate.check(key_id=p.key_id, project_id=p.project_id, channel=channel)  # 13, moved before the guard
         req_hash = idempotency.request_hash("remember", params.model_dump())
         verdict = self.guard.check({f: getattr(params, f) for f in GUARDED})  # 3
         if verdict.rejected:
@@ -105,7 +107,6 @@ class MemoryService:
                 if replay is not None:
                     return RememberResult.model_validate(replay)
             self._check_quota(tx, p, clean.workspace)  # 11-12
-            self.rate.check(key_id=p.key_id, project_id=p.project_id, channel=channel)  # 13
             ws = tenancy.ensure_workspace(tx, p, clean.workspace)  # 14-15, then created on first use
             tenancy.require_writable(p)  # 17
             rec = records.NewRecord(

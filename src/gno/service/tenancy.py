@@ -12,11 +12,15 @@ Why it looks like this:
   stays reserved (`workspace '…' was deleted and cannot be reused`).
 * Account state: `active`; `read_only` (grace period: reads work, writes get a `[MMW Notice]`);
   `suspended` (every call gets a `[MMW Notice]`).
+* An account is named by its name, or by its id only when the caller says so (`tenant_id=`,
+  `--tenant-id`): a lookup of "name or id" would let `--tenant t-7ae5293c` put a key inside an
+  existing account whose id leaked. So a name may not look like an id.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 import uuid
 from dataclasses import dataclass
@@ -34,6 +38,7 @@ KEY_PREFIX = "mmw_"
 DEFAULT_TENANT = "default"
 DEFAULT_WORKSPACE = "default"
 MAX_NAME = 128
+TENANT_ID_RE = re.compile(r"t-[0-9a-f]{8}")
 
 
 @dataclass(frozen=True)
@@ -70,8 +75,21 @@ def _check_name(kind: str, name: str) -> str:
     return name
 
 
-def _tenant(tx: Tx, ref: str, *, create: bool) -> tuple[str, str, AccountState]:
-    rows = tx.execute("SELECT id, name, state FROM tenants WHERE name = ? OR id = ?", (ref, ref))
+def _tenant(
+    tx: Tx, name: str | None, *, create: bool, tenant_id: str | None = None
+) -> tuple[str, str, AccountState]:
+    """The account named `name`, or the one whose id is `tenant_id` (never both lookups at once)."""
+    if tenant_id is not None:
+        rows = tx.execute("SELECT id, name, state FROM tenants WHERE id = ?", (tenant_id.strip(),))
+        if not rows:
+            raise NotFoundError(f"unknown tenant id {tenant_id!r}")
+        if name is not None and str(rows[0][1]) != name:
+            raise ValidationError(f"tenant id {tenant_id!r} is account {rows[0][1]!r}, not {name!r}")
+        return str(rows[0][0]), str(rows[0][1]), rows[0][2]
+    ref = _check_name("tenant", name or DEFAULT_TENANT)
+    if TENANT_ID_RE.fullmatch(ref):
+        raise ValidationError(f"{ref!r} is a tenant id, not a name: pass it as --tenant-id (tenant_id=)")
+    rows = tx.execute("SELECT id, name, state FROM tenants WHERE name = ?", (ref,))
     if rows:
         return str(rows[0][0]), str(rows[0][1]), rows[0][2]
     if not create:
@@ -105,13 +123,17 @@ def _key_info(row: tuple[object, ...]) -> KeyInfo:
     return KeyInfo.model_validate(dict(zip(keys, row, strict=True)))
 
 
-def create_key(backend: Backend, project: str, tenant: str = DEFAULT_TENANT) -> NewKey:
-    """Create an access key for `project` (created with its tenant if new); the key is returned once."""
-    project, tenant = _check_name("project", project), _check_name("tenant", tenant)
+def create_key(
+    backend: Backend, project: str, tenant: str | None = DEFAULT_TENANT, *, tenant_id: str | None = None
+) -> NewKey:
+    """Create an access key for `project` (created with its tenant if new); the key is returned once.
+
+    With `tenant_id` the account must exist: an id never creates one."""
+    project = _check_name("project", project)
     raw = KEY_PREFIX + secrets.token_urlsafe(32)
     key_id = f"key_{secrets.token_hex(6)}"
     with backend.write() as tx:
-        tid, _, _ = _tenant(tx, tenant, create=True)
+        tid, _, _ = _tenant(tx, tenant, create=True, tenant_id=tenant_id)
         pid = _project(tx, tid, project, create=True)
         tx.execute(
             "INSERT INTO access_keys (id, project_id, key_hash, prefix, created_at) VALUES (?, ?, ?, ?, ?)",
@@ -137,11 +159,13 @@ def list_keys(backend: Backend) -> KeyList:
         return KeyList(keys=[_key_info(r) for r in tx.execute(_KEY_SQL + " ORDER BY k.created_at, k.id")])
 
 
-def set_account_state(backend: Backend, tenant: str, state: str) -> TenantInfo:
+def set_account_state(
+    backend: Backend, tenant: str | None, state: str, *, tenant_id: str | None = None
+) -> TenantInfo:
     if state not in STATES:
         raise ValidationError(f"account state must be one of {', '.join(STATES)}")
     with backend.write() as tx:
-        tid, name, _ = _tenant(tx, tenant, create=False)
+        tid, name, _ = _tenant(tx, tenant, create=False, tenant_id=tenant_id)
         tx.execute("UPDATE tenants SET state = ? WHERE id = ?", (state, tid))
     return TenantInfo(tenant=name, tenant_id=tid, state=state)
 
@@ -206,12 +230,14 @@ def ensure_workspace(tx: Tx, p: Principal, name: str) -> Workspace:
     return ws
 
 
-def delete_workspace(backend: Backend, name: str, project: str, tenant: str = DEFAULT_TENANT) -> WorkspaceInfo:
+def delete_workspace(
+    backend: Backend, name: str, project: str, tenant: str | None = DEFAULT_TENANT, *, tenant_id: str | None = None
+) -> WorkspaceInfo:
     """Delete a workspace: its records are forgotten (journaled) and its name is never reused."""
     from gno.service import records
 
     with backend.write() as tx:
-        tid, _, _ = _tenant(tx, tenant, create=False)
+        tid, _, _ = _tenant(tx, tenant, create=False, tenant_id=tenant_id)
         pid = _project(tx, tid, project, create=False)
         tx.lock(f"project:{pid}")
         rows = tx.execute(

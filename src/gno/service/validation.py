@@ -4,8 +4,10 @@ Why a module of its own: the order is part of the contract (a call with two prob
 first one of the seed's error table), so it is written down once, here, as straight-line code.
 `remember` runs, in this order (→ `api.py` for the steps that need the database):
 
-     1 content exceeds maximum allowed length        (> 100,000 characters)
+     1 content exceeds maximum allowed length        (> 100,000 characters; any other text field
+                                                     over 4,096 characters: `<field> exceeds …`)
      2 content must not be empty                     (empty or whitespace only)
+     2b MCP rate limit exceeded / project call limit exceeded             (api; step 13 moved up)
      3 Memory rejected by Security Guard: <rule>     (poisoning, any text field; secrets are redacted)
      4 workspace and scope must not be empty
      5 confidence must be between 0 and 1
@@ -16,11 +18,14 @@ first one of the seed's error table), so it is written down once, here, as strai
     10 409 Conflict: idempotency key was used …      (api; a matching retry replays here)
     11 project memory limit exceeded                 (api)
     12 maximum number of memories exceeded for workspace / … for tenant   (api)
-    13 MCP rate limit exceeded / project call limit exceeded              (api)
+    13 (the rate limits: checked at 2b)
     14 workspace '…' was deleted and cannot be reused                     (api)
     15 403 Forbidden: workspace access denied for project                 (api)
     16 (organisations are not modelled: no membership check)
     17 [MMW Notice]: …                                                    (api)
+
+The size caps and the rate limits come before the guard on purpose: the guard is the one step
+whose cost grows with the text, so a flood of large or refused calls must be stopped before it.
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ from gno.service.errors import invalid
 from gno.service.models import ForgetParams, RememberParams, SearchParams, ValidateParams
 
 MAX_CONTENT = 100_000
+MAX_FIELD = 4096
+CAPPED_FIELDS = ("workspace", "scope", "source", "source_id", "source_hash", "source_revision", "fact_key")
 MAX_DERIVED = 50
 MAX_QUERY = 10_000
 MAX_LIMIT = 50
@@ -45,6 +52,10 @@ def check_content(p: RememberParams) -> None:
     """Steps 1-2."""
     if len(p.content) > MAX_CONTENT:
         raise invalid(E.CONTENT_TOO_LONG)
+    for name in CAPPED_FIELDS:
+        value = getattr(p, name)
+        if value is not None and len(value) > MAX_FIELD:
+            raise invalid(f"{name} exceeds maximum allowed length")
     if _blank(p.content):
         raise invalid(E.CONTENT_EMPTY)
 

@@ -101,7 +101,7 @@ def doc_links(engine: Engine, uri: str) -> DocLinks:
 def doc_source(engine: Engine, uri: str) -> DocSource:
     """The file as it is on disk now, for the editor (see the module docstring for why)."""
     row = engine.resolve(uri)
-    path = engine.abs_path(row)
+    path = engine.confined_path(row, action="read")
     try:
         data = path.read_bytes()
     except FileNotFoundError as exc:

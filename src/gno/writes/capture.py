@@ -4,7 +4,8 @@ Default path `inbox/<YYYY-MM-DD>/capture-<first 12 hex of the body hash>.md` (UT
 `<folder>/<slug of title>.md` when a title is given. The note is created exclusively (two
 writers can never both create it), under the write lease, and synced before returning, so the
 receipt's URI is retrievable at once. Collision policies: `error` (DUPLICATE), `open_existing`
-(return the note already there), `create_with_suffix` (`-2`, `-3`, …).
+(return the note already there), `create_with_suffix` (`-2`, `-3`, …). A target whose real
+path leaves the collection (through a symlinked folder) is refused before anything is made.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from gno.confine import confined
 from gno.errors import ErrorCode, RuntimeFailure, ValidationError, make_error
 from gno.fsio import exclusive_create
 from gno.models import CaptureResult, CaptureSource
@@ -125,7 +127,8 @@ def capture(engine: Engine, req: CaptureRequest) -> CaptureResult:
         while True:
             path = coll.root / target
             try:
-                exclusive_create(path, data)
+                # a folder symlink on the way must not carry the note out of the collection
+                exclusive_create(confined(coll.root, target, action="capture into"), data)
                 break
             except FileExistsError:
                 if req.collision_policy == "error":

@@ -3,7 +3,9 @@
 The caller presents the `sourceHash` it read; under the write lease the file's current bytes
 are hashed, and a mismatch is a CONFLICT (409) carrying the current hash, so a concurrent change
 is shown instead of overwritten. The write is atomic (temp file, fsync, rename) and re-indexed
-before the response.
+before the response. It goes to the file's real path (an in-root symlink stays a link and its
+target gets the bytes), keeps the file's permission bits, and is refused when that real path
+leaves the collection.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Any
 
+from gno.confine import confined
 from gno.errors import ErrorCode, NotFoundError, RuntimeFailure, ValidationError, make_error
 from gno.fsio import atomic_write_bytes
 from gno.models import DocUpdateResult
@@ -35,8 +38,8 @@ def update_doc(
         )
     row = _resolve_for_edit(engine, ref)
     coll = engine.collection(row.collection)
-    path = coll.root / row.rel_path
     with engine.lease(lock_wait):
+        path = confined(coll.root, row.rel_path, action="edit")
         try:
             current = path.read_bytes()
         except OSError as exc:
