@@ -172,10 +172,11 @@ def profile(engine: Any, queries: list[str]) -> None:
 def minilm_sample(engine: Any, n: int) -> dict[str, Any]:
     from gno.embed import load_embedder
     from gno.retrieve.semantic import document_text
+    from gno.store.chunks import CHUNK_SOURCES, CHUNK_TEXT
 
     rows = engine.store.conn.execute(
-        "SELECT c.text, (SELECT MIN(title) FROM documents d WHERE d.mirror_hash = c.mirror_hash AND d.active = 1) "
-        "FROM content_chunks c ORDER BY c.mirror_hash, c.seq"
+        f"SELECT {CHUNK_TEXT}, (SELECT MIN(title) FROM documents d WHERE d.mirror_hash = c.mirror_hash "
+        f"AND d.active = 1) FROM {CHUNK_SOURCES} ORDER BY c.mirror_hash, c.seq"
     ).fetchall()
     step = max(1, len(rows) // n)
     texts = [document_text(str(t or ""), str(x)) for x, t in rows[::step][:n]]

@@ -66,7 +66,7 @@ def answers(e: Engine) -> dict[str, Any]:
     out["chunks"] = [
         tuple(r)
         for r in e.store.execute(
-            "SELECT c.mirror_hash, seq, pos, text, start_line, end_line, token_count FROM content_chunks c "
+            "SELECT c.mirror_hash, seq, pos, length, start_line, end_line, token_count FROM content_chunks c "
             "WHERE c.mirror_hash IN (SELECT mirror_hash FROM documents WHERE active=1) ORDER BY 1, 2"
         )
     ]

@@ -349,7 +349,6 @@ class Engine:
             results, detached, secs = run_sync(
                 self.store,
                 targets,
-                cfg.chunking,
                 projectors=self.projectors(),
                 progress=progress,
                 force=force,
@@ -384,7 +383,7 @@ class Engine:
         from gno.ingest.sync import Syncer
         from gno.models import SyncCollectionResult
 
-        r = Syncer(self.store, self.config.chunking, self.projectors()).sync_collection(coll, only=rel_paths)
+        r = Syncer(self.store, self.projectors()).sync_collection(coll, only=rel_paths)
         return SyncCollectionResult.model_validate(r.__dict__)
 
     # -- reads ----------------------------------------------------------------------------

@@ -126,6 +126,7 @@ class VectorStatus(GnoModel):
     embedded_chunks: int = 0
     total_chunks: int = 0
     stale_chunks: int = 0
+    pending_documents: int = 0  # active documents not yet chunked and embedded (`gno embed` does it)
     available: bool = False
     reason: str | None = None
 
@@ -236,6 +237,7 @@ class DiagnoseTarget(GnoModel):
     title: str | None = None
     mirror_hash: str | None = None
     chunk_count: int | None = None
+    embedded: bool | None = None  # vectors for the configured model (None: no embedder can load)
     filter_reasons: list[str] = Field(default_factory=list)
 
 

@@ -149,6 +149,12 @@ def test_path_scoped_sync_retires_and_renames(reader: Engine, notes: Path) -> No
     assert not found(reader, "aardvark")
 
 
+def all_embedded(reader: Engine) -> bool:
+    """Every document chunked and every chunk embedded (`gno update` cuts no chunks)."""
+    st = reader.semantic.status()
+    return st.pending_documents == 0 and st.embedded_chunks == st.total_chunks
+
+
 def test_new_chunks_are_embedded_in_the_background(settings: Settings, reader: Engine, notes: Path) -> None:
     from gno.config import load_config, save_config
 
@@ -158,12 +164,11 @@ def test_new_chunks_are_embedded_in_the_background(settings: Settings, reader: E
     rt = ResidentRuntime(settings, RuntimeOptions(reconcile_interval=3600, embed=True))
     rt.start()
     try:
-        wait_for(lambda: reader.semantic.status().embedded_chunks == reader.semantic.status().total_chunks > 0,
+        wait_for(lambda: all_embedded(reader) and reader.semantic.status().embedded_chunks > 0,
                  "the existing chunks embedded")
         (notes / "new.md").write_text("# New\n\nA quokka arrives with vectors.\n")
         wait_for(lambda: found(reader, "quokka") == {"gno://notes/new.md"}, "the new file")
-        wait_for(lambda: reader.semantic.status().embedded_chunks == reader.semantic.status().total_chunks,
-                 "the new chunks embedded")
+        wait_for(lambda: all_embedded(reader), "the new chunks embedded")
         assert [h.uri for h in reader.vsearch("quokka arrives with vectors", limit=1).results] == ["gno://notes/new.md"]
     finally:
         rt.stop()

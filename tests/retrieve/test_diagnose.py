@@ -170,7 +170,7 @@ def test_candidate_generation_miss_in_hybrid_mode(build: Build) -> None:
     e = build({"kb": files})
     d = e.diagnose("alpha beta", "kb/target.md")
     st = by_name(d)
-    assert d.target.status == "diagnosed"
+    assert (d.target.status, d.target.embedded) == ("diagnosed", True)
     assert st["bm25"].status == st["vector"].status == "active"
     assert not any(s.present for s in d.stages)
     assert all(s.drop_reason == "not_in_candidate_set" for s in d.stages)
@@ -195,8 +195,10 @@ def test_bm25_only_diagnosis_without_vectors(build: Build) -> None:
     assert (d.meta.mode, d.meta.vectors_used, d.meta.reranked) == ("bm25_only", False, False)
     assert d.verdict == (
         "candidate-generation miss: neither BM25 nor vectors retrieved the target (vector skipped); "
-        "rephrase with its words or embed the collection"
+        "rephrase with its words; the target is not embedded yet: run `gno embed`"
     )
+    # nothing is chunked before `gno embed`: the target's chunks are counted on the fly
+    assert (d.target.status, d.target.chunk_count, d.target.embedded) == ("diagnosed", 1, False)
     ok = e.diagnose("kafka", "kb/kafka.md")
     assert by_name(ok)["bm25"].rank == 1 and ok.verdict == "the target is returned at rank 1"
 

@@ -17,6 +17,7 @@ from gno.embed import load_embedder
 from gno.embed.fake import FakeEmbedder
 from gno.engine import Engine
 from gno.errors import ERROR_TABLE, ErrorCode, GnoError
+from gno.store.chunks import chunk_rows
 
 from .conftest import FAKE, Build, Cli, expect_code, set_embed
 
@@ -30,9 +31,9 @@ def vector_rows(engine: Engine) -> int:
 
 def test_first_embed_covers_every_chunk_and_second_embeds_nothing(fake_engine: Engine) -> None:
     before = fake_engine.status().vectors
-    assert before is not None
-    assert (before.embedded_chunks, before.total_chunks, before.available) == (0, 5, False)
-    assert before.reason == "5 of 5 chunks unembedded — run `gno embed`"
+    assert before is not None  # `gno update` cuts no chunks: `gno embed` does, then embeds them
+    assert (before.embedded_chunks, before.total_chunks, before.pending_documents, before.available) == (0, 0, 5, False)
+    assert before.reason == "5 documents not yet chunked and embedded — run `gno embed`"
     st = fake_engine.status()
     assert (st.healthy, st.next_steps) == (False, [before.reason])
 
@@ -47,18 +48,18 @@ def test_first_embed_covers_every_chunk_and_second_embeds_nothing(fake_engine: E
     assert after is not None
     assert (after.embedded_chunks, after.total_chunks, after.stale_chunks, after.available) == (5, 5, 0, True)
     assert after.model == FakeEmbedder(64).fingerprint
-    assert after.reason is None
+    assert after.reason is None and after.pending_documents == 0
     assert vector_rows(fake_engine) == 5
     assert (fake_engine.status().healthy, fake_engine.status().next_steps) == (True, [])
 
 
 def test_stored_vectors_are_the_embedder_output_as_float32(embedded: Engine) -> None:
     row = embedded.store.conn.execute(
-        "SELECT v.dim, v.embedding, c.text FROM content_vectors v JOIN content_chunks c "
-        "ON c.mirror_hash = v.mirror_hash AND c.seq = v.seq "
+        "SELECT v.dim, v.embedding, v.mirror_hash, v.seq FROM content_vectors v "
         "JOIN documents d ON d.mirror_hash = v.mirror_hash WHERE d.rel_path = 'rollback.md'"
     ).fetchone()
-    dim, blob, text = int(row[0]), bytes(row[1]), str(row[2])
+    dim, blob, key = int(row[0]), bytes(row[1]), (str(row[2]), int(row[3]))
+    text = chunk_rows(embedded.store, [key])[key][0]
     assert dim == 64 and len(blob) == 64 * 4
     stored = np.frombuffer(blob, dtype="<f4")
     # rollback.md's chunk already starts with its title "Rollback", so it is embedded as is
@@ -83,10 +84,10 @@ def test_status_names_gno_embed_while_any_chunk_lacks_a_vector(embedded: Engine,
     (corpus / "new.md").write_text("# New\n\nA brand new note about canaries.\n", encoding="utf-8")
     embedded.update()
     st = embedded.status()
-    assert st.next_steps == ["1 of 6 chunks unembedded — run `gno embed`"]
+    assert st.next_steps == ["1 document not yet chunked and embedded — run `gno embed`"]
     assert not st.healthy
     r = cli("status")
-    assert "Next: 1 of 6 chunks unembedded — run `gno embed`" in r.stdout, r.stdout
+    assert "Next: 1 document not yet chunked and embedded — run `gno embed`" in r.stdout, r.stdout
     assert "Healthy" not in r.stdout
     assert cli("status", "--json").json["nextSteps"] == st.next_steps
     embedded.embed()
@@ -140,8 +141,11 @@ def test_embed_only_some_collections(build: Build) -> None:
     )
     assert e.embed(["side"], dry_run=True).pending == 2
     r = e.embed(["side"])
-    assert (r.embedded, r.total_chunks) == (2, 3)
-    assert e.embed(dry_run=True).pending == 1
+    assert (r.embedded, r.total_chunks) == (2, 2)  # kb is neither chunked nor embedded yet
+    st = e.status().vectors
+    assert st is not None and st.pending_documents == 1
+    dry = e.embed(dry_run=True)
+    assert (dry.pending, dry.total_chunks) == (1, 3)
     assert {h.collection for h in e.vsearch("words", limit=10).results} == {"side"}
 
 
@@ -230,12 +234,14 @@ def test_a_failure_mid_run_keeps_committed_batches_and_a_rerun_finishes(
     from gno.retrieve.semantic import document_text
 
     rows = fake_engine.store.conn.execute(
-        "SELECT c.text, d.title, v.embedding FROM content_vectors v JOIN content_chunks c "
-        "ON c.mirror_hash = v.mirror_hash AND c.seq = v.seq JOIN documents d ON d.mirror_hash = v.mirror_hash"
+        "SELECT v.mirror_hash, v.seq, d.title, v.embedding FROM content_vectors v "
+        "JOIN documents d ON d.mirror_hash = v.mirror_hash"
     ).fetchall()
     assert len(rows) == 5
+    texts = chunk_rows(fake_engine.store, [(str(r[0]), int(r[1])) for r in rows])
     clean = FakeEmbedder(64)
-    for text, title, blob in rows:
+    for mirror, seq, title, blob in rows:
+        text = texts[(mirror, seq)][0]
         want = clean.embed_documents([document_text(str(title), str(text))])[0]
         np.testing.assert_array_equal(np.frombuffer(bytes(blob), dtype="<f4"), want)
 
@@ -400,7 +406,7 @@ def test_vsearch_forgets_removed_documents_and_changed_content(embedded: Engine,
     assert "rollback.md" not in paths
     assert "deploy.md" not in paths  # its new content has no vector yet
     st = embedded.status().vectors
-    assert st is not None and (st.embedded_chunks, st.total_chunks) == (3, 4)
+    assert st is not None and (st.embedded_chunks, st.total_chunks, st.pending_documents) == (3, 3, 1)
     assert embedded.embed().embedded == 1
     assert "deploy.md" in {h.rel_path for h in embedded.vsearch("canary", limit=10).results}
 

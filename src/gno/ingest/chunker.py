@@ -24,6 +24,9 @@ SENTENCE_RE = re.compile(r"[.!?][ \t]+(?=[A-Z])")
 #: the tokenizer is unavailable) or the character estimate alone
 Counting = Literal["wordpiece", "chars"]
 DEFAULT_COUNTING: Final[Counting] = "wordpiece"
+#: part of every chunk key (`gno.ingest.chunking`): bump it whenever `chunk_text` cuts the same
+#: text differently, so `gno embed` re-chunks stored content (and re-embeds what changed)
+CHUNKER_VERSION: Final = "1"
 
 
 @dataclass(frozen=True)

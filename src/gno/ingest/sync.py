@@ -2,10 +2,12 @@
 
 Walk first (one stat per file), then compare with the index's (path, size, mtime, hash) rows:
 an unchanged stat is skipped without reading. A changed file is read and SHA-256'd: same hash ⇒
-only the stat is refreshed; else it is parsed, chunked and written. Files that vanished become
-inactive (their rows and content stay, so restoring identical bytes reactivates them); a new
-file whose bytes equal a vanished one is a rename. Every state change lands in the change
-journal. A file that cannot be read is recorded as an ingest problem and never stops the sync.
+only the stat is refreshed; else it is parsed and written. No chunks are cut here: only the
+embedder reads them, so `gno embed` cuts them from the stored content (`gno.ingest.chunking`).
+Files that vanished become inactive (their rows and content stay, so restoring identical bytes
+reactivates them); a new file whose bytes equal a vanished one is a rename. Every state change
+lands in the change journal. A file that cannot be read is recorded as an ingest problem and
+never stops the sync.
 
 Work is committed in batches (every `COMMIT_FILES` files or `COMMIT_SECONDS`), each batch whole
 documents only, so the index is consistent at every commit: a search during a first index sees
@@ -24,8 +26,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from gno.config import ChunkingConfig, CollectionConfig
-from gno.ingest.chunker import chunk_text
+from gno.config import CollectionConfig
 from gno.ingest.markdown import NotText, ParsedDoc, decode_source, normalize_ref, parse_markdown
 from gno.ingest.problems import IngestCode, severity
 from gno.ingest.structure_delta import structure_delta
@@ -86,7 +87,6 @@ class Syncer:
     def __init__(
         self,
         store: Store,
-        chunking: ChunkingConfig,
         projectors: Sequence[DocumentProjector] = (),
         progress: ProgressFn | None = None,
         *,
@@ -94,7 +94,6 @@ class Syncer:
         commit_seconds: float = COMMIT_SECONDS,
     ) -> None:
         self.store = store
-        self.chunking = chunking
         self.projectors = list(projectors)
         self.progress = progress
         self.commit_files = commit_files
@@ -103,15 +102,9 @@ class Syncer:
     def prepare(self, coll: CollectionConfig, f: WalkedFile, text: str, source_hash: str, at: str) -> tuple[
         DocWrite, ParsedDoc
     ]:
-        """Parse and chunk one document's text into the rows the index keeps for it."""
+        """Parse one document's text into the rows the index keeps for it."""
         parsed = parse_markdown(text, fallback_title=_stem(f.rel_path))
         body = parsed.body
-        chunks = chunk_text(
-            body,
-            line_offset=parsed.body_start_line - 1,
-            max_tokens=self.chunking.max_tokens,
-            overlap_percent=self.chunking.overlap_percent,
-        )
         w = DocWrite(
             collection=coll.name,
             rel_path=f.rel_path,
@@ -131,7 +124,6 @@ class Syncer:
             tags=parsed.tags,
             links=[(lk.link_type, lk.target, lk.target_norm, lk.anchor, lk.text, lk.line) for lk in parsed.links],
             edges=parsed.relations,
-            chunks=[(c.seq, c.pos, c.text, c.start_line, c.end_line, c.token_count) for c in chunks],
             indexed_at=at,
             link_keys=link_keys(parsed.title, f.rel_path),
         )
@@ -380,7 +372,6 @@ class _CollectionRun:
 def run_sync(
     store: Store,
     collections: Sequence[CollectionConfig],
-    chunking: ChunkingConfig,
     *,
     projectors: Sequence[DocumentProjector] = (),
     progress: ProgressFn | None = None,
@@ -390,7 +381,7 @@ def run_sync(
 ) -> tuple[list[CollectionSync], list[str], float]:
     """Sync `collections`; with `all_collections`, also retire what the config no longer names."""
     t0 = time.perf_counter()
-    syncer = Syncer(store, chunking, projectors, progress)
+    syncer = Syncer(store, projectors, progress)
     results = [syncer.sync_collection(c, force=force) for c in collections]
     left = syncer.finish(all_collections, prune=prune) if all_collections is not None else []
     return results, left, time.perf_counter() - t0

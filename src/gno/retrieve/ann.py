@@ -36,7 +36,7 @@ def available() -> bool:
 
 
 def ann_path(cache_dir: Path, index_name: str, idx: VectorIndex) -> Path:
-    key = f"{index_name}|{idx.fingerprint}|{idx.generation[0]}|{idx.generation[1]}|{len(idx)}"
+    key = "|".join([index_name, idx.fingerprint, *map(str, idx.generation), str(len(idx))])
     return cache_dir / "ann" / (hashlib.sha256(key.encode()).hexdigest()[:24] + ".faiss")
 
 

@@ -35,7 +35,7 @@ def _target(engine: Engine, ref: str, f: DocFilter) -> tuple[DiagnoseTarget, doc
         row = engine.resolve(ref, allow_inactive=True)
     except GnoError:
         return DiagnoseTarget(status="not_found", ref=ref), None
-    chunks = docs.chunk_count(engine.store, row.mirror_hash)
+    chunks, embedded = _chunking(engine, row.mirror_hash)
     t = DiagnoseTarget(
         status="diagnosed",
         ref=ref,
@@ -43,7 +43,8 @@ def _target(engine: Engine, ref: str, f: DocFilter) -> tuple[DiagnoseTarget, doc
         uri=row.uri,
         title=row.title,
         mirror_hash=row.mirror_hash,
-        chunk_count=int(chunks),
+        chunk_count=chunks,
+        embedded=embedded,
     )
     if not row.active:
         t.status = "inactive"
@@ -59,6 +60,30 @@ def _target(engine: Engine, ref: str, f: DocFilter) -> tuple[DiagnoseTarget, doc
         if f.tags_any or f.tags_all:
             t.filter_reasons.append("tag filter excludes it")
     return t, row
+
+
+def _chunking(engine: Engine, mirror_hash: str) -> tuple[int, bool | None]:
+    """(chunks, embedded?) of the target's content; content not chunked yet is cut on the fly.
+
+    `gno update` stores no chunks (`gno embed` makes them), so a count of stored rows alone would
+    call a new note empty. `embedded` is None when no embedder can load.
+    """
+    from gno.ingest.chunking import cut
+    from gno.store import chunks as cstore
+
+    store = engine.store
+    if cstore.is_chunked(store, mirror_hash):
+        n = cstore.chunk_count(store, mirror_hash)
+    else:
+        src = cstore.sources(store, [mirror_hash])
+        n = len(cut(src[0][1], src[0][2], engine.config.chunking)[1]) if src else 0
+    if not n or not vstore.fingerprints(store):
+        return n, False  # nothing to embed, or nothing embedded at all: no model to load
+    try:
+        fp = engine.semantic.fingerprint()
+    except GnoError:
+        return n, None
+    return n, len(vstore.with_vectors(store, fp, [(mirror_hash, s) for s in range(n)])) == n
 
 
 ORDERING = ("fusion", "graph", "rescore", "guard")
@@ -161,6 +186,11 @@ def _verdict(t: DiagnoseTarget, stages: list[DiagnoseStage], limit: int) -> str:
         return "the target's file is gone (inactive): restore it or run `gno update` after moving it"
     if t.status == "no_indexed_content":
         return "the target has no indexed text (empty body)"
+    advice = (
+        "rephrase with its words; the target is not embedded yet: run `gno embed`"
+        if t.embedded is False
+        else "rephrase with its words or embed the collection"
+    )
     if t.status == "filtered_out":
         return "the filters exclude the target: " + "; ".join(t.filter_reasons)
     final = stages[-1]
@@ -173,7 +203,8 @@ def _verdict(t: DiagnoseTarget, stages: list[DiagnoseStage], limit: int) -> str:
         return (
             "candidate-generation miss: neither BM25 nor vectors retrieved the target"
             + extra
-            + "; rephrase with its words or embed the collection"
+            + "; "
+            + advice
         )
     return (
         f"ranking miss: retrieved by {', '.join(s.name for s in legs)} but ranked {final.rank} "

@@ -46,7 +46,7 @@ class Semantic:
         self._spec: str | None = None
         self._index: VectorIndex | None = None
         self._quality: Embedder | None = None
-        self._reason_cache: tuple[tuple[str, tuple[int, int]], str | None] | None = None
+        self._reason_cache: tuple[tuple[str, tuple[int, int, int]], str | None] | None = None
 
     # -- model -------------------------------------------------------------------------------
     @property
@@ -210,17 +210,31 @@ class Semantic:
 
     # -- status & embedding jobs -------------------------------------------------------------
     def status(self) -> VectorStatus:
+        """Counts of chunks and vectors, and how many documents still wait for `gno embed`."""
+        from gno.ingest.chunking import chunk_key
+        from gno.store import chunks as cstore
+
         store = self.engine.store
         total = vstore.count_chunks(store)
+        key = chunk_key(self.engine.config.chunking)
         try:
             fp = self.fingerprint()
         except GnoError as err:
-            return VectorStatus(total_chunks=total, available=False, reason=str(err.details.get("reason", err.message)))
+            return VectorStatus(
+                total_chunks=total,
+                pending_documents=cstore.count_unchunked_documents(store, key),
+                available=False,
+                reason=str(err.details.get("reason", err.message)),
+            )
         done = vstore.count_embedded(store, fp)
         stale = sum(n for f, n in vstore.fingerprints(store).items() if f != fp)
+        pending = vstore.count_pending_documents(store, fp, key)
         reason = None
         if done < total:
             reason = f"{total - done} of {total} chunks unembedded — run `gno embed`"
+        elif pending:
+            noun = "document" if pending == 1 else "documents"
+            reason = f"{pending} {noun} not yet chunked and embedded — run `gno embed`"
         if stale and not done:
             reason = "stored vectors belong to another model; run `gno embed`"
         return VectorStatus(
@@ -228,8 +242,38 @@ class Semantic:
             embedded_chunks=done,
             total_chunks=total,
             stale_chunks=stale,
+            pending_documents=pending,
             available=done > 0,
             reason=reason,
+        )
+
+    def _pending(self, fp: str, collections: Sequence[str]) -> int:
+        return sum(vstore.pending_per_content(self.engine.store, fp, collections).values())
+
+    def _dry_run(self, model: str, fp: str, collections: Sequence[str], *, force: bool) -> EmbedResult:
+        """What `embed` would do, chunks not yet cut included (counted in memory, nothing stored)."""
+        from gno.ingest.chunking import ensure_chunks
+
+        store = self.engine.store
+        plan = ensure_chunks(store, self.engine.config.chunking, collections, write=False)
+        total = vstore.count_chunks(store) - plan.replaced + len(plan.chunks)
+        if force:
+            pending = total
+        else:
+            redone = set(plan.contents)
+            waiting = vstore.pending_per_content(store, fp, collections)
+            kept = [k for k in plan.chunks if k not in plan.changed]
+            pending = sum(n for m, n in waiting.items() if m not in redone)
+            pending += len(plan.changed) + len(kept) - len(vstore.with_vectors(store, fp, kept))
+        return EmbedResult(
+            model=model,
+            fingerprint=fp,
+            embedded=0,
+            pending=pending,
+            total_chunks=total,
+            duration_ms=0.0,
+            chunks_per_second=0.0,
+            dry_run=True,
         )
 
     def embed(
@@ -247,7 +291,7 @@ class Semantic:
 
         `max_chunks` bounds one call (the resident owner embeds in short rounds, so the write lease
         is free between rounds and a file saved meanwhile is indexed at once); `pending` then
-        counts what is left."""
+        counts what is left, each content not cut into chunks yet counted as one."""
         if batch_size < 1 or batch_size > 1024:
             raise make_error(ErrorCode.VALIDATION, "--batch-size must be between 1 and 1024")
         emb = self.embedder()
@@ -255,22 +299,18 @@ class Semantic:
         store = self.engine.store
         t0 = time.perf_counter()
         with self.engine.lease(lock_wait):
-            if force and not dry_run:
+            if dry_run:
+                return self._dry_run(emb.model_id, fp, collections, force=force)
+            if force:
                 with store.write() as conn:
                     vstore.delete_vectors(conn, fp)
+            from gno.ingest.chunking import ensure_chunks
+
+            # chunks are cut here, from the stored content (a bounded round cuts what it can embed)
+            enough = None if max_chunks is None else max(0, max_chunks - self._pending(fp, collections))
+            uncut = ensure_chunks(store, self.engine.config.chunking, collections, enough=enough).remaining
             total = vstore.count_chunks(store)
-            pending_total = total if force and dry_run else len(vstore.pending_chunks(store, fp, 10**9, collections))
-            if dry_run:
-                return EmbedResult(
-                    model=emb.model_id,
-                    fingerprint=fp,
-                    embedded=0,
-                    pending=pending_total,
-                    total_chunks=total,
-                    duration_ms=0.0,
-                    chunks_per_second=0.0,
-                    dry_run=True,
-                )
+            pending_total = self._pending(fp, collections)
             done = 0
             while max_chunks is None or done < max_chunks:
                 want = batch_size * 8 if max_chunks is None else min(batch_size * 8, max_chunks - done)
@@ -302,7 +342,7 @@ class Semantic:
             model=emb.model_id,
             fingerprint=fp,
             embedded=done,
-            pending=max(0, pending_total - done),
+            pending=max(0, pending_total - done) + uncut,
             total_chunks=total,
             duration_ms=round(secs * 1000, 1),
             chunks_per_second=round(done / secs, 1) if secs else 0.0,

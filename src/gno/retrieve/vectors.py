@@ -28,7 +28,7 @@ class VectorIndex:
     matrix: NDArray[np.float32]
     mirror_ids: NDArray[np.int32]  # row → index into `mirrors`
     mirrors: list[str]
-    generation: tuple[int, int]
+    generation: tuple[int, int, int]
     _mirror_pos: dict[str, int] = field(default_factory=dict)
     _rows: dict[tuple[str, int], int] = field(default_factory=dict)
     ann: Any = None  # an AnnIndex over the same rows, when one was built for this generation

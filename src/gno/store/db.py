@@ -56,6 +56,40 @@ MIGRATIONS: list[tuple[int, str]] = [
           ON documents (collection, rel_path, source_size, source_mtime_ns, active);
         """,
     ),
+    (
+        4,
+        """
+        -- chunks are made when embedding, not when indexing, and keep no copy of their text: it is
+        -- the stored content at (content_chunking.body_pos + pos, length). `text` holds only the
+        -- chunks carried over from an index that stored it; re-chunking replaces them.
+        BEGIN;
+        CREATE TABLE content_chunks_v4 (
+          mirror_hash TEXT NOT NULL,
+          seq         INTEGER NOT NULL,
+          pos         INTEGER NOT NULL,
+          length      INTEGER NOT NULL,
+          start_line  INTEGER NOT NULL,
+          end_line    INTEGER NOT NULL,
+          token_count INTEGER NOT NULL,
+          text        TEXT,
+          PRIMARY KEY (mirror_hash, seq)
+        ) WITHOUT ROWID;
+        INSERT INTO content_chunks_v4
+          SELECT mirror_hash, seq, pos, length(text), start_line, end_line, token_count, text FROM content_chunks;
+        DROP TABLE content_chunks;
+        ALTER TABLE content_chunks_v4 RENAME TO content_chunks;
+        -- content chunked for the embedder: with which chunker settings and tokenizer (chunk_key),
+        -- and where its body (after front matter) starts in content.markdown, in characters
+        CREATE TABLE content_chunking (
+          mirror_hash TEXT PRIMARY KEY,
+          chunk_key   TEXT NOT NULL,
+          body_pos    INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        INSERT INTO schema_meta(key, value) VALUES ('schema_version', '4')
+          ON CONFLICT(key) DO UPDATE SET value = excluded.value;
+        COMMIT;
+        """,
+    ),
 ]
 
 

@@ -30,11 +30,6 @@ _DOC_UPDATE = (
 _FLUSH: tuple[tuple[str, str], ...] = (
     ("docs", _DOC_INSERT),
     ("content", "INSERT OR IGNORE INTO content(mirror_hash, markdown) VALUES (?,?)"),
-    (
-        "chunks",
-        "INSERT OR IGNORE INTO content_chunks(mirror_hash, seq, pos, text, start_line, end_line, token_count) "
-        "VALUES (?,?,?,?,?,?,?)",
-    ),
     ("fts", "INSERT INTO documents_fts(rowid, filepath, title, body) VALUES (?,?,?,?)"),
     ("tags", "INSERT OR IGNORE INTO doc_tags(doc_id, tag, source) VALUES (?,?,?)"),
     (
@@ -76,7 +71,6 @@ class DocWrite:
     tags: list[tuple[str, str]]
     links: list[tuple[str, str, str, str | None, str | None, int]]
     edges: list[tuple[str, str]]
-    chunks: list[tuple[int, int, str, int, int, int]]  # seq, pos, text, start, end, tokens
     indexed_at: str
     link_keys: list[str] = field(default_factory=list)
 
@@ -140,7 +134,6 @@ class DocBatch:
             for table in _REPLACED:
                 self.conn.execute(f"DELETE FROM {table} WHERE doc_id=?", (doc_id,))
         rows["content"].append((w.mirror_hash, w.canonical))
-        rows["chunks"].extend((w.mirror_hash, *c) for c in w.chunks)
         rows["fts"].append((doc_id, w.rel_path.replace("/", " / "), w.title, w.body))
         rows["tags"].extend((doc_id, t, s) for t, s in w.tags)
         rows["links"].extend((doc_id, *link) for link in w.links)

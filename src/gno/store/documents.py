@@ -22,6 +22,10 @@ DOC_COLUMNS = (
 )
 
 
+#: what belongs to content (by mirror hash) rather than to a document
+CONTENT_TABLES = ("content", "content_chunks", "content_chunking", "content_vectors")
+
+
 @dataclass(frozen=True)
 class DocRow:
     id: int
@@ -303,14 +307,14 @@ def gc_content(conn: sqlite3.Connection, hashes: Sequence[str] | None = None) ->
     """
     if hashes is None:
         conn.execute("DELETE FROM content WHERE mirror_hash NOT IN (SELECT mirror_hash FROM documents)")
-        conn.execute("DELETE FROM content_chunks WHERE mirror_hash NOT IN (SELECT mirror_hash FROM content)")
-        conn.execute("DELETE FROM content_vectors WHERE mirror_hash NOT IN (SELECT mirror_hash FROM content)")
+        for table in CONTENT_TABLES[1:]:
+            conn.execute(f"DELETE FROM {table} WHERE mirror_hash NOT IN (SELECT mirror_hash FROM content)")
         return
     unused = [
         (h,) for h in hashes
         if conn.execute("SELECT 1 FROM documents WHERE mirror_hash=? LIMIT 1", (h,)).fetchone() is None
     ]
-    for table in ("content", "content_chunks", "content_vectors"):
+    for table in CONTENT_TABLES:
         conn.executemany(f"DELETE FROM {table} WHERE mirror_hash=?", unused)
 
 
@@ -344,11 +348,6 @@ def changes(store: Store, after_id: int = 0, limit: int = 1000) -> list[dict[str
 
 def count_active(store: Store) -> int:
     return int(store.conn.execute("SELECT COUNT(*) FROM documents WHERE active = 1").fetchone()[0])
-
-
-def chunk_count(store: Store, mirror_hash: str) -> int:
-    return int(store.conn.execute("SELECT COUNT(*) FROM content_chunks WHERE mirror_hash = ?",
-                                  (mirror_hash,)).fetchone()[0])
 
 
 def latest_change_id(store: Store) -> int:

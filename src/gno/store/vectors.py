@@ -12,11 +12,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from gno.store.chunks import CHUNK_SOURCES, CHUNK_TEXT
+from gno.store.chunks import chunk_rows as chunk_rows
 from gno.store.db import Store
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
+
+
+WRITES_META = "vector_writes"
 
 
 @dataclass(frozen=True)
@@ -27,10 +32,11 @@ class PendingChunk:
     title: str
 
 
-_ACTIVE_CHUNKS = (
-    "FROM content_chunks c JOIN (SELECT mirror_hash, MIN(title) AS title FROM documents WHERE active = 1 "
-    "GROUP BY mirror_hash) d ON d.mirror_hash = c.mirror_hash"
+_ACTIVE_TITLES = (
+    "(SELECT mirror_hash, MIN(title) AS title FROM documents WHERE active = 1 GROUP BY mirror_hash) d "
+    "ON d.mirror_hash = c.mirror_hash"
 )
+_ACTIVE_CHUNKS = f"FROM content_chunks c JOIN {_ACTIVE_TITLES}"
 
 
 def count_chunks(store: Store) -> int:
@@ -52,28 +58,72 @@ def fingerprints(store: Store) -> dict[str, int]:
     return {str(r[0]): int(r[1]) for r in rows}
 
 
+def _collections_sql(collections: Sequence[str]) -> tuple[str, list[object]]:
+    if not collections:
+        return "", []
+    return (
+        " AND c.mirror_hash IN (SELECT mirror_hash FROM documents WHERE active = 1 AND collection IN "
+        f"({','.join('?' * len(collections))}))",
+        list(collections),
+    )
+
+
+_NO_VECTOR = (
+    "NOT EXISTS (SELECT 1 FROM content_vectors v WHERE v.fingerprint = ? AND v.mirror_hash = c.mirror_hash "
+    "AND v.seq = c.seq)"
+)
+
+
 def pending_chunks(store: Store, fingerprint: str, limit: int, collections: Sequence[str] = ()) -> list[PendingChunk]:
     """Chunks of active documents that have no vector for `fingerprint` (shortest work first)."""
-    coll_sql = ""
-    params: list[object] = [fingerprint]
-    if collections:
-        coll_sql = (
-            " AND c.mirror_hash IN (SELECT mirror_hash FROM documents WHERE active = 1 AND collection IN "
-            f"({','.join('?' * len(collections))}))"
-        )
-        params += list(collections)
+    coll_sql, params = _collections_sql(collections)
     rows = store.conn.execute(
-        f"SELECT c.mirror_hash, c.seq, c.text, d.title {_ACTIVE_CHUNKS} WHERE NOT EXISTS (SELECT 1 FROM "
-        "content_vectors v WHERE v.fingerprint = ? AND v.mirror_hash = c.mirror_hash AND v.seq = c.seq)"
-        f"{coll_sql} ORDER BY c.mirror_hash, c.seq LIMIT ?",
-        (*params, limit),
+        f"SELECT c.mirror_hash, c.seq, {CHUNK_TEXT}, d.title FROM {CHUNK_SOURCES} JOIN {_ACTIVE_TITLES} "
+        f"WHERE {_NO_VECTOR}{coll_sql} ORDER BY c.mirror_hash, c.seq LIMIT ?",
+        (fingerprint, *params, limit),
     ).fetchall()
     return [PendingChunk(str(r[0]), int(r[1]), str(r[2]), str(r[3] or "")) for r in rows]
+
+
+def pending_per_content(store: Store, fingerprint: str, collections: Sequence[str] = ()) -> dict[str, int]:
+    """content → number of its chunks (of active documents) with no vector for `fingerprint`."""
+    coll_sql, params = _collections_sql(collections)
+    rows = store.conn.execute(
+        f"SELECT c.mirror_hash, COUNT(*) {_ACTIVE_CHUNKS} WHERE {_NO_VECTOR}{coll_sql} GROUP BY c.mirror_hash",
+        (fingerprint, *params),
+    )
+    return {str(r[0]): int(r[1]) for r in rows}
+
+
+def with_vectors(store: Store, fingerprint: str, keys: Sequence[tuple[str, int]]) -> set[tuple[str, int]]:
+    """The chunk keys that have a vector for `fingerprint`."""
+    out: set[tuple[str, int]] = set()
+    for m, s in keys:
+        if store.conn.execute(
+            "SELECT 1 FROM content_vectors WHERE fingerprint = ? AND mirror_hash = ? AND seq = ?", (fingerprint, m, s)
+        ).fetchone():
+            out.add((m, s))
+    return out
+
+
+def count_pending_documents(store: Store, fingerprint: str, chunk_key: str) -> int:
+    """Active documents `gno embed` still has work for: content not chunked with `chunk_key`, or a
+    chunk without a vector for `fingerprint`."""
+    return int(
+        store.conn.execute(
+            "SELECT COUNT(*) FROM documents d LEFT JOIN content_chunking m ON m.mirror_hash = d.mirror_hash "
+            "WHERE d.active = 1 AND (m.chunk_key IS NOT ? OR EXISTS (SELECT 1 FROM content_chunks c "
+            "WHERE c.mirror_hash = d.mirror_hash AND NOT EXISTS (SELECT 1 FROM content_vectors v "
+            "WHERE v.fingerprint = ? AND v.mirror_hash = c.mirror_hash AND v.seq = c.seq)))",
+            (chunk_key, fingerprint),
+        ).fetchone()[0]
+    )
 
 
 def put_vectors(
     conn: sqlite3.Connection, fingerprint: str, rows: Sequence[tuple[str, int, NDArray[np.float32]]]
 ) -> None:
+    count_write(conn)
     conn.executemany(
         "INSERT OR REPLACE INTO content_vectors(mirror_hash, seq, fingerprint, dim, embedding) VALUES (?,?,?,?,?)",
         [(m, s, fingerprint, int(v.shape[0]), v.astype("<f4").tobytes()) for m, s, v in rows],
@@ -81,6 +131,7 @@ def put_vectors(
 
 
 def delete_vectors(conn: sqlite3.Connection, fingerprint: str | None = None) -> int:
+    count_write(conn)
     if fingerprint is None:
         return int(conn.execute("DELETE FROM content_vectors").rowcount)
     return int(conn.execute("DELETE FROM content_vectors WHERE fingerprint = ?", (fingerprint,)).rowcount)
@@ -98,23 +149,23 @@ def load_vectors(store: Store, fingerprint: str) -> tuple[list[tuple[str, int]],
     return keys, b"".join(bytes(r[3]) for r in rows), dim
 
 
-def generation(store: Store) -> tuple[int, int]:
-    """Changes whenever documents or vectors change (cache key for in-memory matrices)."""
+def generation(store: Store) -> tuple[int, int, int]:
+    """Changes whenever documents or vectors change (cache key for in-memory matrices and ANN files).
+
+    A re-embed can leave the number of vectors as it was, so every vector write also counts itself.
+    """
     a = store.conn.execute("SELECT COALESCE(MAX(id), 0) FROM document_changes").fetchone()[0]
     b = store.conn.execute("SELECT COUNT(*) FROM content_vectors").fetchone()[0]
-    return int(a), int(b)
+    return int(a), int(b), int(store.get_meta(WRITES_META) or 0)
 
 
-def chunk_rows(store: Store, keys: Sequence[tuple[str, int]]) -> dict[tuple[str, int], tuple[str, int, int]]:
-    """(text, start_line, end_line) for chunk keys."""
-    out: dict[tuple[str, int], tuple[str, int, int]] = {}
-    for m, s in keys:
-        r = store.conn.execute(
-            "SELECT text, start_line, end_line FROM content_chunks WHERE mirror_hash = ? AND seq = ?", (m, s)
-        ).fetchone()
-        if r is not None:
-            out[(m, s)] = (str(r[0]), int(r[1]), int(r[2]))
-    return out
+def count_write(conn: sqlite3.Connection) -> None:
+    """Record that vectors changed (inside the writer's transaction)."""
+    conn.execute(
+        "INSERT INTO schema_meta(key, value) VALUES (?, '1') "
+        "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+        (WRITES_META,),
+    )
 
 
 def docs_for_mirrors(store: Store, hashes: Sequence[str]) -> dict[str, list[int]]:
