@@ -45,9 +45,19 @@ def _operation(method: str, path: str, op: dict[str, Any]) -> str:
         )
         parts.append(f"<p>Parameters:</p><ul>{items}</ul>")
     body = (op.get("requestBody") or {}).get("content", {}).get("application/json", {}).get("schema")
-    if isinstance(body, dict):
+    if isinstance(body, dict) and "$ref" in body:
         name = html.escape(_schema_name(body))
         parts.append(f"<p>JSON body: <a href='#{name}'>{name}</a></p>")
+    elif isinstance(body, dict):  # an inline request model: its fields, as the CLI's --help lists options
+        required = set(body.get("required") or [])
+        fields = (body.get("properties") or {}).items()
+        items = "".join(
+            f"<li><code>{html.escape(str(name))}</code>{' (required)' if name in required else ''}"
+            + (f": {html.escape(str(f['description']))}" if isinstance(f, dict) and f.get("description") else "")
+            + "</li>"
+            for name, f in fields
+        )
+        parts.append(f"<p>JSON body:</p><ul>{items}</ul>")
     return "".join(parts)
 
 
