@@ -36,14 +36,13 @@ Leg = list[tuple[str, float]]
 
 def collect(engine: Any, corpus: suite.Corpus, queries: list[suite.Query]) -> dict[str, tuple[Leg, Leg]]:
     from gno.retrieve.grammar import parse_query
-    from gno.retrieve.hybrid import HybridRetriever
     from gno.store.fts import DocFilter
 
     names = {
         int(r[0]): corpus.key_of(str(r[1]), str(r[2]))
         for r in engine.store.conn.execute("SELECT id, collection, rel_path FROM documents WHERE active = 1")
     }
-    hr = HybridRetriever(engine)
+    hr = engine.retriever()
     out: dict[str, tuple[Leg, Leg]] = {}
     for q in queries:
         f = DocFilter(collections=[q.collection] if q.collection else [])

@@ -195,7 +195,7 @@ Ranked = list[tuple[str, float]]
 
 def collect_legs(engine: Any, queries: list[tuple[str, str]]) -> dict[str, dict[str, Ranked]]:
     """Per query, the bm25 and vector candidate lists of `gno query --fast -n 100` (200 each)."""
-    from gno.retrieve.hybrid import HybridRetriever, QueryOptions
+    from gno.retrieve.hybrid import QueryOptions
     from gno.store.fts import DocFilter
 
     names = {
@@ -204,7 +204,7 @@ def collect_legs(engine: Any, queries: list[tuple[str, str]]) -> dict[str, dict[
     }
     out: dict[str, dict[str, Ranked]] = {}
     for qid, text in queries:
-        run = HybridRetriever(engine).run(text, DocFilter(), QueryOptions(limit=LIMIT, depth="fast"))
+        run = engine.retriever().run(text, DocFilter(), QueryOptions(limit=LIMIT, depth="fast"))
         by = {st.name: st for st in run.stages}
         out[qid] = {
             leg: [(names[d], float(by[leg].scores.get(d, 0.0))) for d in by[leg].ranked if d in names]

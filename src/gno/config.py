@@ -16,7 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic import ValidationError as PydanticValidationError
 
-from gno.errors import ErrorCode, ValidationError
+from gno.errors import ErrorCode, ValidationError, unknown_collection
 from gno.fsio import atomic_write_text
 from gno.settings import Settings, build_settings, parent_gno_env
 
@@ -124,6 +124,13 @@ class GnoConfig(BaseModel):
     def collection(self, name: str) -> CollectionConfig | None:
         want = name.lower()
         return next((c for c in self.collections if c.name == want), None)
+
+    def require(self, name: str) -> CollectionConfig:
+        """The collection `name` refers to (case-insensitive), or COLLECTION_NOT_FOUND."""
+        c = self.collection(name)
+        if c is None:
+            raise unknown_collection(name, [x.name for x in self.collections])
+        return c
 
     def to_yaml_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"version": self.version}

@@ -2,7 +2,10 @@
 
 Surfaces (CLI, MCP, REST, SDK) parse input, make one call here and render the pydantic result.
 The engine owns the settings, the config, the index store and the write lease; capability
-logic lives in the core packages (ingest, retrieve, memory, evidence) and is orchestrated here.
+logic lives in the core packages (ingest, retrieve, memory, evidence, writes) and is composed
+here. Core never imports this module: each core function states what it uses (the protocols of
+`gno.index`, `CapsuleSource`, `SemanticHost`, `Searcher`, or plain values), and the engine hands
+itself or those values in (`lint-imports` holds the layering).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from gno import config_snapshot
-from gno.errors import ConflictError, ErrorCode, NotFoundError, ValidationError, from_exception
+from gno.errors import ConflictError, ErrorCode, NotFoundError, ValidationError, from_exception, unknown_collection
 from gno.retrieve.search import SearchOptions, SearchPage, search_page
 from gno.store.db import Store
 from gno.store.fts import DocFilter
@@ -21,6 +24,7 @@ from gno.store.fts import DocFilter
 if TYPE_CHECKING:
     # Imported where used: pydantic (config, models), YAML, filelock, pathlib, dataclasses and
     # the sync machinery each cost more than a whole `gno search`, which needs none of them.
+    from contextlib import AbstractContextManager
     from pathlib import Path
 
     from gno.config import CollectionConfig, GnoConfig
@@ -56,7 +60,7 @@ if TYPE_CHECKING:
         SyncCollectionResult,
         SyncResult,
     )
-    from gno.retrieve.hybrid import QueryOptions, QueryRun
+    from gno.retrieve.hybrid import HybridRetriever, QueryOptions, QueryRun
     from gno.retrieve.semantic import Semantic
     from gno.settings import Settings
     from gno.store import documents as docs
@@ -113,14 +117,6 @@ def _checked_name(name: str) -> str:
             details={"collection": name, "suggestion": _slug(name)},
         )
     return cname
-
-
-def _unknown_collection(name: str, known: Sequence[str]) -> NotFoundError:
-    return NotFoundError(
-        f"no collection named {name!r} (configured: {', '.join(known) or 'none'}); add it with `gno collection add`",
-        code=ErrorCode.COLLECTION_NOT_FOUND,
-        details={"collection": name},
-    )
 
 
 class Engine:
@@ -180,23 +176,22 @@ class Engine:
             self._store.close()
             self._store = None
 
-    def lease(self, wait_s: float | None = None, busy_code: ErrorCode = ErrorCode.LOCKED) -> Any:
+    def lease(
+        self, wait_s: float | None = None, busy_code: ErrorCode = ErrorCode.LOCKED
+    ) -> AbstractContextManager[None]:
         from gno.lease import DEFAULT_LOCK_WAIT_S, write_lease
 
         return write_lease(self.settings.lease_path, DEFAULT_LOCK_WAIT_S if wait_s is None else wait_s, busy_code)
 
     def collection(self, name: str) -> CollectionConfig:
-        c = self.config.collection(name)
-        if c is None:
-            raise _unknown_collection(name, [x.name for x in self.config.collections])
-        return c
+        return self.config.require(name)
 
     def collection_name(self, name: str) -> str:
         """The configured name `name` refers to (case-insensitive), without validating the config twice."""
         names = self.collection_names()
         want = name.lower()
         if want not in names:
-            raise _unknown_collection(name, names)
+            raise unknown_collection(name, names)
         return want
 
     def projectors(self) -> list[DocumentProjector]:
@@ -435,23 +430,9 @@ class Engine:
 
     def resolve(self, ref: str, *, allow_inactive: bool = False) -> docs.DocRow:
         """The document a ref names (active first); `allow_inactive` also finds deleted ones (history)."""
-        from gno.refs import parse_ref
-        from gno.store import documents as docs
+        from gno.refs import resolve_ref
 
-        r = parse_ref(ref)
-        if r.docid:
-            rows = docs.docs_by_docid(self.store, r.docid)
-        else:
-            assert r.collection is not None and r.rel_path is not None
-            row = docs.doc_by_path(self.store, r.collection, r.rel_path)
-            rows = [row] if row else []
-        rows = [x for x in rows if x.active] or rows
-        if not rows or not (rows[0].active or allow_inactive):
-            raise NotFoundError(
-                f"no indexed document for {ref!r}; check the ref or run `gno update`",
-                details={"ref": ref},
-            )
-        return rows[0]
+        return resolve_ref(self.store, ref, allow_inactive=allow_inactive)
 
     def abs_path(self, row: docs.DocRow) -> Path:
         from pathlib import Path
@@ -558,6 +539,12 @@ class Engine:
                     self._semantic = Semantic(self)
         return self._semantic
 
+    def retriever(self) -> HybridRetriever:
+        """The hybrid pipeline (rung 3) over this index, as `query` and `diagnose` run it."""
+        from gno.retrieve.hybrid import HybridRetriever
+
+        return HybridRetriever(self.store, self.semantic)
+
     def embed(
         self,
         collections: Sequence[str] = (),
@@ -633,12 +620,10 @@ class Engine:
         lexical_only: bool = False,
     ) -> SearchResult:
         """Hybrid query (rung 3): BM25 + vectors → RRF → graph → re-scoring."""
-        from gno.retrieve.hybrid import HybridRetriever
-
         self._check_query(query, limit, min_score)
         opts = self._query_options(limit, min_score, fast, thorough, graph, candidate_limit, full)
         opts.lexical_only = lexical_only
-        run = HybridRetriever(self).run(query, self.doc_filter(collection, tags_any, tags_all), opts)
+        run = self.retriever().run(query, self.doc_filter(collection, tags_any, tags_all), opts)
         if explain:
             run.result.explain = self._explain(run, opts)
         return run.result
@@ -673,7 +658,8 @@ class Engine:
 
         self._check_query(query, limit, 0.0)
         opts = self._query_options(limit, 0.0, fast, thorough, graph, candidate_limit, False)
-        return diagnose(self, query, target, self.doc_filter(collection, tags_any, tags_all), opts)
+        f = self.doc_filter(collection, tags_any, tags_all)
+        return diagnose(self.retriever(), self.config.chunking, query, target, f, opts)
 
     def _check_query(self, query: str, limit: int, min_score: float) -> None:
         if not query or not query.strip():
@@ -815,7 +801,7 @@ class Engine:
                     reason = f"memory collection {coll.name!r} has no vectors yet; run `gno embed`"
             except Exception:  # noqa: BLE001 - validation errors surface from remember itself
                 embedder = None
-        return remember(self, req, embedder, reason)
+        return remember(self, req, embedder, reason, key_dir=self.settings.data_dir)
 
     def recall(self, req: RecallRequest, *, semantic: bool = True) -> RecallResult:
         """Recall current facts; the vector leg joins when the memory collection is embedded."""

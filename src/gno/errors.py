@@ -233,6 +233,15 @@ def make_error(code: ErrorCode, message: str, details: dict[str, Any] | None = N
     return error_class_for(code)(message, code=code, details=details)
 
 
+def unknown_collection(name: str, known: list[str]) -> NotFoundError:
+    """COLLECTION_NOT_FOUND naming the configured collections and how to add one."""
+    return NotFoundError(
+        f"no collection named {name!r} (configured: {', '.join(known) or 'none'}); add it with `gno collection add`",
+        code=ErrorCode.COLLECTION_NOT_FOUND,
+        details={"collection": name},
+    )
+
+
 def from_body(body: dict[str, Any]) -> GnoError:
     """Rebuild an error from its JSON envelope (remote SDK). Unknown codes become RUNTIME."""
     err = body.get("error") if isinstance(body, dict) else None

@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
-from gno.errors import ErrorCode, ValidationError
+from gno.errors import ErrorCode, NotFoundError, ValidationError
+
+if TYPE_CHECKING:
+    from gno.store.db import Store
+    from gno.store.documents import DocRow
 
 URI_SCHEME = "gno://"
 DOCID_RE = re.compile(r"^#([0-9a-fA-F]{6,64})$")
@@ -99,3 +104,23 @@ def parse_ref(ref: str) -> Ref:
     if line is not None and line < 1:
         raise ValidationError("line numbers start at 1", code=ErrorCode.INVALID_REF)
     return Ref(collection=coll, rel_path=path.strip("/"), line=line)
+
+
+def resolve_ref(store: Store, ref: str, *, allow_inactive: bool = False) -> DocRow:
+    """The indexed document a ref names (active first); `allow_inactive` also finds deleted ones (history)."""
+    from gno.store import documents as docs
+
+    r = parse_ref(ref)
+    if r.docid:
+        rows = docs.docs_by_docid(store, r.docid)
+    else:
+        assert r.collection is not None and r.rel_path is not None
+        row = docs.doc_by_path(store, r.collection, r.rel_path)
+        rows = [row] if row else []
+    rows = [x for x in rows if x.active] or rows
+    if not rows or not (rows[0].active or allow_inactive):
+        raise NotFoundError(
+            f"no indexed document for {ref!r}; check the ref or run `gno update`",
+            details={"ref": ref},
+        )
+    return rows[0]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from gno.engine import Engine
 from gno.retrieve.fusion import calibrated_scores
 from gno.retrieve.grammar import parse_query
-from gno.retrieve.hybrid import GRAPH_SEEDS, HybridRetriever, QueryOptions
+from gno.retrieve.hybrid import GRAPH_SEEDS, QueryOptions
 from gno.store.fts import BM25Hit, DocFilter
 
 from .conftest import Build
@@ -37,7 +37,7 @@ def _hub_vault() -> dict[str, str]:
 
 def test_graph_never_lifts_a_neighbour_over_the_seeds(build: Build) -> None:
     e = build({"kb": _hub_vault()})
-    run = HybridRetriever(e).run("widgets subject3", DocFilter(), QueryOptions())
+    run = e.retriever().run("widgets subject3", DocFilter(), QueryOptions())
     by = {s.name: s for s in run.stages}
     seeds = by["fusion"].ranked[:GRAPH_SEEDS]
     after = by["graph"].after
@@ -53,7 +53,7 @@ def test_rare_exact_match_that_is_bm25_first_stays_in_the_top_3(build: Build) ->
     files = {f"n{i}.md": f"# Note {i}\n\nDeployment pipelines and release notes number {i}.\n" for i in range(30)}
     files["rare.md"] = "# Odd one\n\nThe zygomorphic flower has one plane of symmetry.\n"
     e = build({"kb": files})
-    hr = HybridRetriever(e)
+    hr = e.retriever()
     pq = parse_query("zygomorphic deployment")
     rare = e.resolve("kb/rare.md").id
     others = [e.resolve(f"kb/n{i}.md").id for i in range(10)]

@@ -10,7 +10,7 @@ import pytest
 
 from gno.engine import Engine
 from gno.errors import ErrorCode, GnoError
-from gno.retrieve.hybrid import HybridRetriever, QueryOptions
+from gno.retrieve.hybrid import QueryOptions
 from gno.store import documents as docs
 from gno.store.fts import DocFilter
 
@@ -143,7 +143,7 @@ def test_cli_explain_prints_stages_on_stderr(linked: Engine, cli: Cli) -> None:
 
 
 def test_fast_skips_graph_and_rescore(linked: Engine) -> None:
-    run = HybridRetriever(linked).run("outage", DocFilter(), QueryOptions(depth="fast"))
+    run = linked.retriever().run("outage", DocFilter(), QueryOptions(depth="fast"))
     by = {s.name: s for s in run.stages}
     assert (by["graph"].status, by["rescore"].status) == ("skipped", "skipped")
     res = linked.query("outage", fast=True)
@@ -195,7 +195,7 @@ def test_graph_expansion_respects_collection_and_tag_filters(linked: Engine) -> 
 )
 def test_filters_restrict_both_legs(linked: Engine, kw: dict[str, object], allowed: set[str]) -> None:
     f = linked.doc_filter(kw.get("collection"), kw.get("tags_any", ()), kw.get("tags_all", ()))  # type: ignore[arg-type]
-    run = HybridRetriever(linked).run("kafka outage", f, QueryOptions(limit=50))
+    run = linked.retriever().run("kafka outage", f, QueryOptions(limit=50))
     by = {s.name: s for s in run.stages}
     rows = docs.docs_by_ids(linked.store, list({d for s in run.stages for d in s.ranked}))
 

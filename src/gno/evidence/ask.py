@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from gno.errors import ErrorCode, GnoError, ValidationError
 from gno.evidence.answer_type import Vocabulary
-from gno.evidence.capsule import CapsuleRequest, build_capsule
+from gno.evidence.capsule import CapsuleRequest, CapsuleSource, build_capsule
 from gno.evidence.claims import Claim, judge, segment
 from gno.evidence.confidence import assess, notes_vocabulary, question_coverage
 from gno.evidence.extract import draft
@@ -26,7 +26,7 @@ from gno.evidence.verify import verify_capsule
 from gno.models import AskCitation, AskClaim, AskResult, AskVerification, Capsule, CapsuleEvidence
 
 if TYPE_CHECKING:
-    from gno.engine import Engine
+    from gno.config import GnoConfig
 
 QUESTION_COVERAGE = 0.75
 ABSTAIN_TEXT = "The answer cannot be provided as verified from the evidence in this Capsule."
@@ -41,7 +41,7 @@ def extractive_answer(question: str, cap: Capsule, vocab: Vocabulary | None = No
     return d.answer, d.frame.facets
 
 
-def generated_answer(engine: Engine, spec: str, question: str, cap: Capsule) -> str:
+def generated_answer(spec: str, question: str, cap: Capsule) -> str:
     """Ask an OpenAI-compatible chat endpoint to answer from the Capsule only, citing evidence ids."""
     import httpx
 
@@ -66,7 +66,7 @@ def generated_answer(engine: Engine, spec: str, question: str, cap: Capsule) -> 
 
 
 def ask(
-    engine: Engine,
+    source: CapsuleSource,
     question: str,
     *,
     verify: bool = False,
@@ -78,7 +78,7 @@ def ask(
         raise ValidationError("ask needs a question")
     try:
         cap = build_capsule(
-            engine,
+            source,
             CapsuleRequest(
                 goal=question, budget_tokens=budget_tokens, depth=depth, collections=(collection,) if collection else ()
             ),
@@ -96,13 +96,14 @@ def ask(
             answerer="extractive",
             capsule_id=None,
         )
-    gen = getattr(engine.config.models, "gen", None) or (engine.config.models.model_extra or {}).get("gen")
+    models = source.config.models
+    gen = getattr(models, "gen", None) or (models.model_extra or {}).get("gen")
     answerer = "extractive"
-    vocab = notes_vocabulary(engine, cap)
+    vocab = notes_vocabulary(source.store, cap)
     answer, facets = extractive_answer(question, cap, vocab)
     if gen and isinstance(gen, str) and gen.startswith(("http://", "https://")):
         check_egress(gen, cap.egress_lineage.effective_policy)
-        answer, answerer = generated_answer(engine, gen, question, cap), f"generator:{gen}"
+        answer, answerer = generated_answer(gen, question, cap), f"generator:{gen}"
     by_id = {e.evidence_id: e for e in cap.evidence}
     claims = segment(answer, cap.capsule_id)
     cites = sorted({c for cl in claims for c in cl.citations if c in by_id})
@@ -128,11 +129,11 @@ def ask(
             answerer=answerer,
             capsule_id=cap.capsule_id,
         )
-    return _verified(engine, question, answer, claims, cap, facets, citations, answerer, vocab)
+    return _verified(source, question, answer, claims, cap, facets, citations, answerer, vocab)
 
 
 def _verified(
-    engine: Engine,
+    source: CapsuleSource,
     question: str,
     answer: str,
     claims: list[Claim],
@@ -143,9 +144,9 @@ def _verified(
     vocab: Vocabulary | None = None,
 ) -> AskResult:
     by_id = {e.evidence_id: e for e in cap.evidence}
-    fresh = {i.evidence_id: i.status for i in verify_capsule(engine, cap).items}
+    fresh = {i.evidence_id: i.status for i in verify_capsule(source, cap).items}
     for eid in {c for cl in claims for c in cl.citations if c in by_id}:
-        if fresh.get(eid) == "unchanged" and not _on_disk(engine, by_id[eid]):
+        if fresh.get(eid) == "unchanged" and not _on_disk(source.config, by_id[eid]):
             fresh[eid] = "stale"  # edited on disk after the last sync
     hygiene_ok = True
     for cl in claims:
@@ -182,7 +183,7 @@ def _verified(
     elif counts["supported"] < n or qc.ratio < QUESTION_COVERAGE or not qc.subject:
         reason = "coverage_below_threshold"
     else:
-        vocab = vocab or notes_vocabulary(engine, cap)
+        vocab = vocab or notes_vocabulary(source.store, cap)
         reason = assess(fr, [c.text for c in claims], [c.citations for c in claims], cap, vocab)
     verification = AskVerification(
         mode="closed_capsule",
@@ -231,7 +232,7 @@ def _verified(
     )
 
 
-def _on_disk(engine: Engine, ev: CapsuleEvidence) -> bool:
+def _on_disk(config: GnoConfig, ev: CapsuleEvidence) -> bool:
     """The cited lines still read the same in the file itself (not only in the index)."""
     from gno.confine import confined
     from gno.evidence.canonical import sha256_hex
@@ -240,7 +241,7 @@ def _on_disk(engine: Engine, ev: CapsuleEvidence) -> bool:
 
     try:
         coll, rel = parse_uri(ev.uri)
-        data = confined(engine.collection(coll).root, rel, action="read").read_bytes()
+        data = confined(config.require(coll).root, rel, action="read").read_bytes()
     except (OSError, GnoError):
         return False
     lines = canonicalize(decode_source(data)[0]).split("\n")

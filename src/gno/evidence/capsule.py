@@ -21,22 +21,39 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from gno.errors import ErrorCode, NotFoundError, ValidationError
 from gno.evidence.budget import Meter, fits, measure
 from gno.evidence.canonical import capsule_id, evidence_id, sha256_hex, token_counter
 from gno.evidence.capsule_payload import base_payload
 from gno.evidence.passages import Passage, covered, ends_with_question, facets_of, split_passages
+from gno.index import IndexReader
 from gno.models import Capsule
 from gno.store import documents as docs
 
 if TYPE_CHECKING:
-    from gno.engine import Engine
+    from gno.retrieve.hybrid import HybridQuery
+    from gno.retrieve.semantic import Semantic
+    from gno.settings import Settings
 
 DOC_SHARE = (3, 5)
 MAX_OMISSION_ITEMS = 50
 MAX_EVIDENCE = 20
+
+
+class CapsuleSource(IndexReader, Protocol):
+    """What a Capsule is built from: the index and its config, hybrid retrieval as `gno query` runs
+    it, the vector side (whose state the Capsule reports) and the settings (the index name it scopes)."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def semantic(self) -> Semantic: ...
+
+    @property
+    def query(self) -> HybridQuery: ...
 
 
 @dataclass
@@ -78,7 +95,7 @@ def _mtime_iso(ns: int) -> str:
     return datetime.fromtimestamp(ns / 1e9, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-def build_capsule(engine: Engine, req: CapsuleRequest) -> Capsule:
+def build_capsule(source: CapsuleSource, req: CapsuleRequest) -> Capsule:
     if not req.goal or not req.goal.strip():
         raise ValidationError("context build needs a goal")
     if req.budget_tokens < 64 or req.budget_tokens > 1_000_000:
@@ -86,11 +103,11 @@ def build_capsule(engine: Engine, req: CapsuleRequest) -> Capsule:
     budget_bytes = req.budget_bytes or req.budget_tokens * 4
     counter = token_counter()
     query = (req.query or req.goal).strip()
-    snapshot_before = str(_snapshot(engine))
+    snapshot_before = str(docs.latest_change_id(source.store))
     coll = req.collections[0] if len(req.collections) == 1 else None
     if len(req.collections) > 1:
         raise ValidationError("one --collection at a time (or none for all)")
-    res = engine.query(
+    res = source.query(
         query,
         collection=coll,
         limit=max(req.limit, 10),
@@ -102,14 +119,14 @@ def build_capsule(engine: Engine, req: CapsuleRequest) -> Capsule:
         candidate_limit=80 if req.depth == "thorough" else 40,
     )
     facets = facets_of(req.goal)
-    cands, omitted = _candidates(engine, res.results, facets, req)
+    cands, omitted = _candidates(source, res.results, facets, req)
     meter = Meter(counter)
-    selected, more = _select(engine, cands, facets, req, budget_bytes, meter)
+    selected, more = _select(source, cands, facets, req, budget_bytes, meter)
     # a passage omitted on its own (no facet, a duplicate) may be in after all, as a question's reply
     chosen = {(c.doc.uri, c.start, c.end) for c in selected}
     omitted = [o for o in omitted + more if (o["uri"], o.get("startLine"), o.get("endLine")) not in chosen]
     vec_on = res.mode == "hybrid"
-    base = base_payload(engine, req, query, facets, res.mode, vec_on, budget_bytes, counter, snapshot_before)
+    base = base_payload(source, req, query, facets, res.mode, vec_on, budget_bytes, counter, snapshot_before)
     payload = _finish(base, selected, omitted, facets, meter)
     if not payload["evidence"] and any(o["reason"] == "global_budget" for o in omitted):
         empty = _finish(base, [], [], facets, meter)["budget"]
@@ -127,15 +144,11 @@ def build_capsule(engine: Engine, req: CapsuleRequest) -> Capsule:
     return Capsule.model_validate(payload)
 
 
-def _snapshot(engine: Engine) -> int:
-    return docs.latest_change_id(engine.store)
-
-
 def _candidates(
-    engine: Engine, hits: list[Any], facets: list[str], req: CapsuleRequest
+    index: IndexReader, hits: list[Any], facets: list[str], req: CapsuleRequest
 ) -> tuple[list[_Cand], list[dict[str, Any]]]:
-    rows = {r.uri: r for r in (docs.doc_by_path(engine.store, h.collection, h.rel_path) for h in hits) if r}
-    contents = docs.contents_of(engine.store, (r.mirror_hash for r in rows.values()))
+    rows = {r.uri: r for r in (docs.doc_by_path(index.store, h.collection, h.rel_path) for h in hits) if r}
+    contents = docs.contents_of(index.store, (r.mirror_hash for r in rows.values()))
     out: list[_Cand] = []
     omitted: list[dict[str, Any]] = []
     seen: set[str] = set()
@@ -253,7 +266,7 @@ def _evidence(c: _Cand, sel_rank: int, policy: str) -> dict[str, Any]:
 
 
 def _select(
-    engine: Engine, cands: list[_Cand], facets: list[str], req: CapsuleRequest, budget_bytes: int, meter: Meter
+    source: CapsuleSource, cands: list[_Cand], facets: list[str], req: CapsuleRequest, budget_bytes: int, meter: Meter
 ) -> tuple[list[_Cand], list[dict[str, Any]]]:
     """Greedy selection; the budget check itself happens on the whole payload in `_fits`."""
     selected: list[_Cand] = []
@@ -263,9 +276,9 @@ def _select(
     docs_in_pool = len({c.doc.id for c in pool})
     share_cap = budget_bytes * DOC_SHARE[0] // DOC_SHARE[1]
     used_by_doc: Counter[int] = Counter()
-    policy = {c.name: c.egress_policy for c in engine.config.collections}
+    policy = {c.name: c.egress_policy for c in source.config.collections}
     query = req.query or req.goal
-    fits_base = base_payload(engine, req, query, facets, "hybrid", True, budget_bytes, meter.counter, "0")
+    fits_base = base_payload(source, req, query, facets, "hybrid", True, budget_bytes, meter.counter, "0")
 
     def omit(c: _Cand, reason: str) -> None:
         omitted.append(

@@ -8,14 +8,13 @@ from gno.egress import lineage
 from gno.evidence.canonical import canonical_json, sha256_hex
 
 if TYPE_CHECKING:
-    from gno.engine import Engine
-    from gno.evidence.capsule import CapsuleRequest
+    from gno.evidence.capsule import CapsuleRequest, CapsuleSource
 
 SCHEMA_VERSION = "1.1"
 
 
 def base_payload(
-    engine: Engine,
+    source: CapsuleSource,
     req: CapsuleRequest,
     query: str,
     facets: list[str],
@@ -25,16 +24,17 @@ def base_payload(
     counter: Any,
     snapshot: str,
 ) -> dict[str, Any]:
-    colls = [engine.collection(c) for c in req.collections] or list(engine.config.collections)
+    config = source.config
+    colls = [config.require(c) for c in req.collections] or list(config.collections)
     lin = lineage(colls).dump()
-    sem_reason = None if vec_on else (engine.semantic.unavailable_reason() or "vector leg skipped")
+    sem_reason = None if vec_on else (source.semantic.unavailable_reason() or "vector leg skipped")
     fallbacks = [] if vec_on else [{"code": "embedding_unavailable", "capability": "semanticSearch"}]
     emb_fp = None
     try:
-        emb_fp = engine.semantic.fingerprint() if vec_on else None
+        emb_fp = source.semantic.fingerprint() if vec_on else None
     except Exception:  # noqa: BLE001 - fingerprint is informational
         emb_fp = None
-    cfg_fp = sha256_hex(canonical_json(engine.config.to_yaml_dict()))[:16]
+    cfg_fp = sha256_hex(canonical_json(config.to_yaml_dict()))[:16]
     return {
         "schemaVersion": SCHEMA_VERSION,
         "coordinateSpace": "canonical_mirror",
@@ -43,7 +43,7 @@ def base_payload(
         "goal": req.goal.strip(),
         "query": query,
         "scope": {
-            "indexName": engine.settings.index_name,
+            "indexName": source.settings.index_name,
             "collections": sorted(req.collections),
             "uriPrefix": req.uri_prefix or "",
             "tagsAll": sorted(req.tags_all),

@@ -31,26 +31,26 @@ from gno.models import Capsule, CapsuleEvidence
 from gno.store import documents as docs
 
 if TYPE_CHECKING:
-    from gno.engine import Engine
+    from gno.store.db import Store
 
 RIVAL_COVERAGE = 0.75  # as `ask.QUESTION_COVERAGE`: what a passage needs to count as an answer
 VOCAB_DOCS = 400  # documents per collection read for the lower-case vocabulary
 _VOCAB_CACHE: dict[tuple[str, tuple[str, ...], int], frozenset[str]] = {}
 
 
-def notes_vocabulary(engine: Engine, cap: Capsule) -> Vocabulary:
+def notes_vocabulary(store: Store, cap: Capsule) -> Vocabulary:
     """The vocabulary of the notes the Capsule comes from (its evidence's collections, bounded).
 
     Cached per index state: the same collections at the same change id read the same words.
     """
     colls = tuple(sorted({e.collection for e in cap.evidence}))
-    key = (str(engine.settings.db_path), colls, docs.latest_change_id(engine.store))
+    key = (store.path, colls, docs.latest_change_id(store))
     texts = [e.text for e in cap.evidence]
     words = _VOCAB_CACHE.get(key)
     if words is None:
-        hashes = {r.mirror_hash for c in colls for r in docs.list_docs(engine.store, c, limit=VOCAB_DOCS)}
+        hashes = {r.mirror_hash for c in colls for r in docs.list_docs(store, c, limit=VOCAB_DOCS)}
         hashes |= {e.mirror_hash for e in cap.evidence}
-        full = vocabulary([], docs.contents_of(engine.store, hashes).values())
+        full = vocabulary([], docs.contents_of(store, hashes).values())
         words = frozenset(full.lower | {"\0" + w for w in full.capital})
         if len(_VOCAB_CACHE) > 16:
             _VOCAB_CACHE.clear()

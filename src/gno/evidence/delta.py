@@ -26,11 +26,12 @@ from gno.models import (
     LinkItem,
     LinksResult,
 )
+from gno.refs import resolve_ref
 from gno.store import documents as docs
 from gno.store import graph as gstore
 
 if TYPE_CHECKING:
-    from gno.engine import Engine
+    from gno.index import IndexReader
 
 JOURNAL_RETENTION = 100_000
 
@@ -57,16 +58,12 @@ def _event(row: dict[str, Any]) -> ChangeEvent:
     )
 
 
-def _bounds(engine: Engine) -> tuple[int, int]:
-    return docs.change_bounds(engine.store)
-
-
 def changes(
-    engine: Engine, *, since: str | None = None, collection: str | None = None, limit: int = 100
+    index: IndexReader, *, since: str | None = None, collection: str | None = None, limit: int = 100
 ) -> ChangesResult:
     if not 1 <= limit <= 1000:
         raise ValidationError("--limit must be between 1 and 1000")
-    earliest, latest = _bounds(engine)
+    earliest, latest = docs.change_bounds(index.store)
     after = 0
     since_iso: str | None = None
     if since:
@@ -90,10 +87,10 @@ def changes(
                     f"invalid --since {since!r}: an ISO date/time (2026-11-30, 2026-11-30T09:00:00Z) or a cursor (c123)"
                 ) from None
             since_iso = since
-    coll = engine.collection(collection).name if collection else None
+    coll = index.config.require(collection).name if collection else None
     rows = [
         r
-        for r in docs.changes(engine.store, after, 10**9 if (coll or since_iso) else limit + 1)
+        for r in docs.changes(index.store, after, 10**9 if (coll or since_iso) else limit + 1)
         if (coll is None or r["collection"] == coll) and (since_iso is None or r["observed_at"] >= since_iso)
     ]
     page = rows[:limit]
@@ -112,9 +109,9 @@ def changes(
     )
 
 
-def diff(engine: Engine, ref: str, change_id: str | None = None) -> DiffResult:
-    row = engine.resolve(ref, allow_inactive=True)
-    evs = [r for r in docs.changes(engine.store, 0, 10**9) if int(r["doc_id"]) == row.id]
+def diff(index: IndexReader, ref: str, change_id: str | None = None) -> DiffResult:
+    row = resolve_ref(index.store, ref, allow_inactive=True)
+    evs = [r for r in docs.changes(index.store, 0, 10**9) if int(r["doc_id"]) == row.id]
     if change_id:
         want = decode_cursor(change_id)
         evs = [r for r in evs if int(r["id"]) == want]
@@ -148,11 +145,12 @@ def diff(engine: Engine, ref: str, change_id: str | None = None) -> DiffResult:
     )
 
 
-def links(engine: Engine, ref: str, *, backlinks: bool = False) -> LinksResult:
-    row = engine.resolve(ref)
-    edges = gstore.incoming(engine.store, row.id) if backlinks else gstore.outgoing(engine.store, row.id)
+def links(index: IndexReader, ref: str, *, backlinks: bool = False) -> LinksResult:
+    store = index.store
+    row = resolve_ref(store, ref)
+    edges = gstore.incoming(store, row.id) if backlinks else gstore.outgoing(store, row.id)
     ids = [e.source if backlinks else e.target for e in edges]
-    rows = docs.docs_by_ids(engine.store, ids)
+    rows = docs.docs_by_ids(store, ids)
     items = []
     for e in edges:
         other = rows.get(e.source if backlinks else e.target)
@@ -172,11 +170,14 @@ def links(engine: Engine, ref: str, *, backlinks: bool = False) -> LinksResult:
     return LinksResult(uri=row.uri, direction="in" if backlinks else "out", links=items)
 
 
-def impact(engine: Engine, ref: str, *, max_depth: int = 3, max_nodes: int = 100, max_edges: int = 250) -> ImpactResult:
+def impact(
+    index: IndexReader, ref: str, *, max_depth: int = 3, max_nodes: int = 100, max_edges: int = 250
+) -> ImpactResult:
     """Inbound dependency walk: who links to (or declares a relation to) this document, transitively."""
     if not 1 <= max_depth <= 6 or not 1 <= max_nodes <= 1000 or not 1 <= max_edges <= 5000:
         raise ValidationError("bounds: --max-depth 1..6, --max-nodes 1..1000, --max-edges 1..5000")
-    root = engine.resolve(ref)
+    store = index.store
+    root = resolve_ref(store, ref)
     seen = {root.id: 0}
     paths: dict[int, list[tuple[int, int, str, str, int | None]]] = {root.id: []}
     queue: deque[int] = deque([root.id])
@@ -187,7 +188,7 @@ def impact(engine: Engine, ref: str, *, max_depth: int = 3, max_nodes: int = 100
         depth = seen[cur]
         if depth >= max_depth:
             continue
-        for e in gstore.incoming(engine.store, cur):
+        for e in gstore.incoming(store, cur):
             if edges_used >= max_edges:
                 truncated = True
                 break
@@ -201,7 +202,7 @@ def impact(engine: Engine, ref: str, *, max_depth: int = 3, max_nodes: int = 100
             paths[e.source] = paths[cur] + [(e.source, cur, e.edge_type, e.confidence, e.line)]
             order.append(e.source)
             queue.append(e.source)
-    rows = docs.docs_by_ids(engine.store, order + [root.id])
+    rows = docs.docs_by_ids(store, order + [root.id])
     uri = {i: r.uri for i, r in rows.items()}
     nodes = []
     for d in order:

@@ -16,7 +16,7 @@ from gno.refs import parse_uri
 from gno.store import documents as docs
 
 if TYPE_CHECKING:
-    from gno.engine import Engine
+    from gno.index import IndexReader
 
 _ORDER = {"unchanged": 0, "stale": 1, "missing": 2}
 
@@ -30,7 +30,7 @@ def parse_capsule(obj: Any) -> Capsule:
         raise ValidationError(f"not a Context Capsule: {exc}") from exc
 
 
-def verify_capsule(engine: Engine, obj: Any) -> ContextVerifyResult:
+def verify_capsule(index: IndexReader, obj: Any) -> ContextVerifyResult:
     cap = parse_capsule(obj)
     intact = capsule_id(cap.dump()) == cap.capsule_id
     items: list[EvidenceCheck] = []
@@ -38,13 +38,13 @@ def verify_capsule(engine: Engine, obj: Any) -> ContextVerifyResult:
         status, reason = "unchanged", None
         try:
             coll, rel = parse_uri(ev.uri)
-            row = docs.doc_by_path(engine.store, coll, rel)
+            row = docs.doc_by_path(index.store, coll, rel)
         except ValidationError:
             row = None
         if row is None or not row.active:
             status, reason = "missing", "document no longer indexed"
         else:
-            text = docs.content_of(engine.store, row.mirror_hash) or ""
+            text = docs.content_of(index.store, row.mirror_hash) or ""
             lines = text.split("\n")
             if ev.end_line > len(lines):
                 status, reason = "missing", "the cited lines no longer exist"

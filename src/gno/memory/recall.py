@@ -37,7 +37,7 @@ from gno.retrieve.grammar import compile_fts, content_query, parse_query
 from gno.store.fts import DocFilter, FtsQueryError, bm25_search
 
 if TYPE_CHECKING:
-    from gno.engine import Engine
+    from gno.index import IndexReader
 
 #: (query, filter, limit) → doc ids ranked by vector similarity (the semantic leg)
 VectorLeg = Callable[[str, DocFilter, int], list[int]]
@@ -64,7 +64,7 @@ def rrf(legs: Sequence[Sequence[str]], k: int = MEMORY_RRF_K) -> list[tuple[str,
 
 
 def recall(
-    engine: Engine,
+    index: IndexReader,
     req: RecallRequest,
     vector_leg: VectorLeg | None = None,
     semantic_unavailable: str | None = "no embedding model available",
@@ -72,12 +72,12 @@ def recall(
     caller, session = require_identity(req.caller, req.session)
     if not isinstance(req.query, str) or not req.query.strip():
         raise ValidationError("recall needs a query", code=ErrorCode.MEMORY_QUERY_REQUIRED)
-    coll = resolve_collection(engine.config, req.collection)
+    coll = resolve_collection(index.config, req.collection)
     scopes = validate_scopes(req.scopes)
     max_facts = positive_int(req.max_facts, "maxFacts")
     max_tokens = positive_int(req.max_tokens, "maxTokens")
     f = DocFilter(collections=[coll.name], memory_scopes=scopes, current_facts_only=True)
-    store = engine.store
+    store = index.store
     try:
         bm25_ids: list[int] = []
         try:

@@ -41,8 +41,11 @@ from gno.store import memory as mstore
 from gno.store.fts import DocFilter, FtsQueryError, bm25_search
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from gno.embed.base import Embedder
-    from gno.engine import Engine
+    from gno.index import IndexWriter
+    from gno.store.db import Store
 
 
 @dataclass
@@ -68,7 +71,7 @@ def _now() -> str:
 
 
 def _candidates(
-    engine: Engine, coll: str, scopes: list[str], text: str, chash: str, embedder: Embedder | None,
+    store: Store, coll: str, scopes: list[str], text: str, chash: str, embedder: Embedder | None,
     unavailable: str = "no embedding model available",
 ) -> tuple[list[Candidate], Matching]:
     pq = parse_query(normalize_text(text).replace('"', " "))
@@ -77,11 +80,11 @@ def _candidates(
     if pq.positives:
         try:
             pool = [
-                h.doc_id for h in bm25_search(engine.store, compile_fts(pq, any_term=True), f, MEMORY_CANDIDATE_POOL)
+                h.doc_id for h in bm25_search(store, compile_fts(pq, any_term=True), f, MEMORY_CANDIDATE_POOL)
             ]
         except FtsQueryError:
             pool = []
-    recs = materialize(engine.store, pool)
+    recs = materialize(store, pool)
     records = [recs[i] for i in pool if i in recs]
     reason = None
     sims: list[float] = []
@@ -100,9 +103,9 @@ def _candidates(
         mode, threshold = "lexical", MEMORY_LEXICAL_LIKELY_THRESHOLD
         if embedder is None and reason is None:
             reason = unavailable
-    exact_id = mstore.current_by_hash(engine.store, coll, scopes, chash)
+    exact_id = mstore.current_by_hash(store, coll, scopes, chash)
     if exact_id is not None and not any(r.content_hash == chash for r in records):
-        exact_rec = materialize(engine.store, [exact_id]).get(exact_id)
+        exact_rec = materialize(store, [exact_id]).get(exact_id)
         if exact_rec is not None:  # the same fact ranked outside the BM25 pool: still `existing`
             records.append(exact_rec)
             sims.append(1.0)
@@ -124,7 +127,7 @@ def _candidates(
     return cands, matching
 
 
-def _verify_predecessor(engine: Engine, coll: str, uri: str, phash: str) -> None:
+def _verify_predecessor(store: Store, coll: str, uri: str, phash: str) -> None:
     try:
         pcoll, prel = parse_uri(uri.strip())
     except ValidationError as exc:
@@ -133,8 +136,8 @@ def _verify_predecessor(engine: Engine, coll: str, uri: str, phash: str) -> None
             code=ErrorCode.MEMORY_PREDECESSOR_NOT_FOUND,
             details={"predecessorUri": uri},
         ) from exc
-    row = docs.doc_by_path(engine.store, pcoll, prel) if pcoll == coll else None
-    rec = mstore.records_for(engine.store, [row.id]).get(row.id) if row else None
+    row = docs.doc_by_path(store, pcoll, prel) if pcoll == coll else None
+    rec = mstore.records_for(store, [row.id]).get(row.id) if row else None
     if row is None or not row.active or rec is None or not rec["valid"]:
         raise NotFoundError(
             f"predecessor {uri} is not a current fact in collection {coll!r}; recall again",
@@ -147,7 +150,7 @@ def _verify_predecessor(engine: Engine, coll: str, uri: str, phash: str) -> None
             code=ErrorCode.MEMORY_PREDECESSOR_HASH_MISMATCH,
             details={"predecessorUri": uri, "expected": phash, "actual": rec["contentHash"]},
         )
-    succ = mstore.successors_of(engine.store, row.uri)
+    succ = mstore.successors_of(store, row.uri)
     if succ:
         raise make_error(
             ErrorCode.MEMORY_SUPERSEDE_CONFLICT,
@@ -157,11 +160,12 @@ def _verify_predecessor(engine: Engine, coll: str, uri: str, phash: str) -> None
         )
 
 
-def remember(engine: Engine, req: RememberRequest, embedder: Embedder | None = None,
-             semantic_unavailable: str = "no embedding model available") -> RememberResult:
+def remember(index: IndexWriter, req: RememberRequest, embedder: Embedder | None = None,
+             semantic_unavailable: str = "no embedding model available", *, key_dir: Path) -> RememberResult:
+    """`key_dir` holds the guard's marker key (the data directory), read only when the guard is on."""
     caller, session = require_identity(req.caller, req.session)
     text = require_text(req.text)
-    coll = resolve_collection(engine.config, req.collection)
+    coll = resolve_collection(index.config, req.collection)
     scopes = validate_scopes(req.scopes)
     decision = req.decision.strip().lower() if isinstance(req.decision, str) and req.decision.strip() else None
     if decision not in (None, "add", "supersede"):
@@ -177,11 +181,11 @@ def remember(engine: Engine, req: RememberRequest, embedder: Embedder | None = N
             "supersede needs the predecessor's URI and contentHash (--supersede <uri> --predecessor-hash <hash>)",
             code=ErrorCode.MEMORY_PREDECESSOR_REQUIRED,
         )
-    if engine.config.memory_guard:
+    if index.config.memory_guard:
         from gno.guard import MemoryGuard
         from gno.guard.marker_key import install_key
 
-        guard = MemoryGuard(marker_key=install_key(engine.settings.data_dir))
+        guard = MemoryGuard(marker_key=install_key(key_dir))
         guarded = guard.check({"text": text, "source": req.source})
         if guarded.rejected:
             raise ValidationError(
@@ -191,26 +195,26 @@ def remember(engine: Engine, req: RememberRequest, embedder: Embedder | None = N
         text = guarded.fields["text"] or text
         req.source = guarded.fields.get("source")
         chash = content_hash(text)
-    cands, matching = _candidates(engine, coll.name, scopes, text, chash, embedder, semantic_unavailable)
+    cands, matching = _candidates(index.store, coll.name, scopes, text, chash, embedder, semantic_unavailable)
     exact = next((c for c in cands if c.match == "exact"), None)
     if exact is not None and decision != "supersede":
         return RememberResult(outcome="existing", record=exact.record, matching=matching)
     if decision is None:
         return RememberResult(outcome="candidates", candidates=cands, matching=matching)
-    with engine.lease(req.lock_wait, ErrorCode.MEMORY_WRITE_LEASE_BUSY):
+    with index.lease(req.lock_wait, ErrorCode.MEMORY_WRITE_LEASE_BUSY):
         if decision == "add":
-            again, _ = _candidates(engine, coll.name, scopes, text, chash, None, semantic_unavailable)
+            again, _ = _candidates(index.store, coll.name, scopes, text, chash, None, semantic_unavailable)
             dup = next((c for c in again if c.match == "exact"), None)
             if dup is not None:
                 return RememberResult(outcome="existing", record=dup.record, matching=matching)
         else:
             assert req.predecessor_uri and req.predecessor_hash
-            _verify_predecessor(engine, coll.name, req.predecessor_uri, req.predecessor_hash)
-        return _write(engine, coll.name, text, chash, scopes, caller, session, req, decision, matching)
+            _verify_predecessor(index.store, coll.name, req.predecessor_uri, req.predecessor_hash)
+        return _write(index, coll.name, text, chash, scopes, caller, session, req, decision, matching)
 
 
 def _write(
-    engine: Engine,
+    index: IndexWriter,
     coll_name: str,
     text: str,
     chash: str,
@@ -221,14 +225,14 @@ def _write(
     decision: str,
     matching: Matching,
 ) -> RememberResult:
-    coll = engine.collection(coll_name)
+    coll = index.config.require(coll_name)
     created = _now()
     rid = record_id_for(chash, created, caller, session)
     rel = fact_rel_path(rid, created)
     supersedes = [req.predecessor_uri.strip()] if decision == "supersede" and req.predecessor_uri else []
     if supersedes:
         pc, pr = parse_uri(supersedes[0])
-        supersedes = [docs.doc_by_path(engine.store, pc, pr).uri]  # type: ignore[union-attr]
+        supersedes = [docs.doc_by_path(index.store, pc, pr).uri]  # type: ignore[union-attr]
     body = serialize_fact(
         text=text,
         record_id=rid,
@@ -252,22 +256,22 @@ def _write(
             details={"absPath": str(path)},
         ) from exc
     try:
-        engine.sync_paths(coll, {rel})
+        index.sync_paths(coll, {rel})
     except Exception as exc:  # noqa: BLE001 - the file is kept; the index lags
         raise RuntimeFailure(
             f"fact written to {path} but the index sync failed ({exc}); run `gno update`",
             code=ErrorCode.MEMORY_SYNC_FAILED,
             details={"absPath": str(path)},
         ) from exc
-    row = docs.doc_by_path(engine.store, coll.name, rel)
-    rec = materialize(engine.store, [row.id]).get(row.id) if row else None
+    row = docs.doc_by_path(index.store, coll.name, rel)
+    rec = materialize(index.store, [row.id]).get(row.id) if row else None
     if rec is None:
         raise RuntimeFailure(
             f"fact written to {path} but it is not retrievable yet; run `gno update`",
             code=ErrorCode.MEMORY_SYNC_FAILED,
             details={"absPath": str(path)},
         )
-    if supersedes and rec.uri not in mstore.successors_of(engine.store, supersedes[0]):
+    if supersedes and rec.uri not in mstore.successors_of(index.store, supersedes[0]):
         raise RuntimeFailure(
             f"successor {rec.uri} written but its supersedes edge is not projected; run `gno update`",
             code=ErrorCode.MEMORY_SUPERSEDE_PROJECTION_FAILED,

@@ -12,15 +12,31 @@ import json
 import math
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from gno.errors import GnoError, ValidationError
 from gno.models import BenchMode, BenchResult
+from gno.refs import resolve_ref
 
 if TYPE_CHECKING:
-    from gno.engine import Engine
+    from gno.models import SearchResult
+    from gno.retrieve.hybrid import HybridQuery
+    from gno.store.db import Store
 
 MODES = ("bm25", "vector", "hybrid", "fast")
+
+
+class Searcher(Protocol):
+    """The index the fixture's refs name, and the two searches a run times (as `gno query` and
+    `gno vsearch` run them)."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def query(self) -> HybridQuery: ...
+
+    def vsearch(self, query: str, *, collection: str | None = ..., limit: int = ...) -> SearchResult: ...
 
 
 def load_fixture(path: str) -> dict[str, Any]:
@@ -43,18 +59,18 @@ def _pct(xs: list[float], p: float) -> float:
     return s[min(len(s) - 1, max(0, math.ceil(p * len(s)) - 1))]
 
 
-def _uris(engine: Engine, refs: list[str]) -> set[str]:
+def _uris(store: Store, refs: list[str]) -> set[str]:
     out: set[str] = set()
     for r in refs:
         try:
-            out.add(engine.resolve(r).uri)
+            out.add(resolve_ref(store, r).uri)
         except GnoError:
             out.add(r)
     return out
 
 
 def run_bench(
-    engine: Engine,
+    search: Searcher,
     path: str,
     modes: tuple[str, ...] = ("bm25", "hybrid"),
     top_k: int = 10,
@@ -69,18 +85,18 @@ def run_bench(
     for mode in modes:
         p_at, r_at, rr, nd, lat = [], [], [], [], []
         for q in data["queries"]:
-            expected = _uris(engine, [str(x) for x in q["expected"]])
+            expected = _uris(search.store, [str(x) for x in q["expected"]])
             grades = {
-                engine.resolve(k).uri if not k.startswith("gno://") else k: float(v)
+                resolve_ref(search.store, k).uri if not k.startswith("gno://") else k: float(v)
                 for k, v in (q.get("judgments") or {}).items()
             }
             t = time.perf_counter()
             if mode == "bm25":
-                res = engine.query(q["query"], collection=coll, limit=top_k, fast=True, lexical_only=True)
+                res = search.query(q["query"], collection=coll, limit=top_k, fast=True, lexical_only=True)
             elif mode == "vector":
-                res = engine.vsearch(q["query"], collection=coll, limit=top_k)
+                res = search.vsearch(q["query"], collection=coll, limit=top_k)
             else:
-                res = engine.query(
+                res = search.query(
                     q["query"],
                     collection=coll,
                     limit=top_k,

@@ -21,21 +21,24 @@ from gno.models import (
     DiagnoseStage,
     DiagnoseTarget,
 )
+from gno.refs import resolve_ref
 from gno.retrieve.hybrid import HybridRetriever, QueryOptions, QueryRun, Stage
 from gno.store import documents as docs
 from gno.store import vectors as vstore
 from gno.store.fts import DocFilter, filter_sql
 
 if TYPE_CHECKING:
-    from gno.engine import Engine
+    from gno.config import ChunkingConfig
 
 
-def _target(engine: Engine, ref: str, f: DocFilter) -> tuple[DiagnoseTarget, docs.DocRow | None]:
+def _target(
+    hr: HybridRetriever, chunking: ChunkingConfig, ref: str, f: DocFilter
+) -> tuple[DiagnoseTarget, docs.DocRow | None]:
     try:
-        row = engine.resolve(ref, allow_inactive=True)
+        row = resolve_ref(hr.store, ref, allow_inactive=True)
     except GnoError:
         return DiagnoseTarget(status="not_found", ref=ref), None
-    chunks, embedded = _chunking(engine, row.mirror_hash)
+    chunks, embedded = _chunking(hr, chunking, row.mirror_hash)
     t = DiagnoseTarget(
         status="diagnosed",
         ref=ref,
@@ -53,7 +56,7 @@ def _target(engine: Engine, ref: str, f: DocFilter) -> tuple[DiagnoseTarget, doc
         t.status = "no_indexed_content"
         return t, row
     where, params = filter_sql(f)
-    if where and row.id not in {d for d, _ in vstore.filtered_docs(engine.store, where, params)}:
+    if where and row.id not in {d for d, _ in vstore.filtered_docs(hr.store, where, params)}:
         t.status = "filtered_out"
         if f.collections and row.collection not in f.collections:
             t.filter_reasons.append(f"collection {row.collection!r} is not in {list(f.collections)}")
@@ -62,7 +65,7 @@ def _target(engine: Engine, ref: str, f: DocFilter) -> tuple[DiagnoseTarget, doc
     return t, row
 
 
-def _chunking(engine: Engine, mirror_hash: str) -> tuple[int, bool | None]:
+def _chunking(hr: HybridRetriever, chunking: ChunkingConfig, mirror_hash: str) -> tuple[int, bool | None]:
     """(chunks, embedded?) of the target's content; content not chunked yet is cut on the fly.
 
     `gno update` stores no chunks (`gno embed` makes them), so a count of stored rows alone would
@@ -71,16 +74,16 @@ def _chunking(engine: Engine, mirror_hash: str) -> tuple[int, bool | None]:
     from gno.ingest.chunking import cut
     from gno.store import chunks as cstore
 
-    store = engine.store
+    store = hr.store
     if cstore.is_chunked(store, mirror_hash):
         n = cstore.chunk_count(store, mirror_hash)
     else:
         src = cstore.sources(store, [mirror_hash])
-        n = len(cut(src[0][1], src[0][2], engine.config.chunking)[1]) if src else 0
+        n = len(cut(src[0][1], src[0][2], chunking)[1]) if src else 0
     if not n or not vstore.fingerprints(store):
         return n, False  # nothing to embed, or nothing embedded at all: no model to load
     try:
-        fp = engine.semantic.fingerprint()
+        fp = hr.semantic.fingerprint()
     except GnoError:
         return n, None
     return n, len(vstore.with_vectors(store, fp, [(mirror_hash, s) for s in range(n)])) == n
@@ -121,9 +124,12 @@ def _stage(st: Stage, doc_id: int, cutoff: int | None) -> DiagnoseStage:
     )
 
 
-def diagnose(engine: Engine, query: str, ref: str, f: DocFilter, opts: QueryOptions) -> DiagnoseResult:
-    target, row = _target(engine, ref, f)
-    run: QueryRun = HybridRetriever(engine).run(query, f, opts)
+def diagnose(
+    hr: HybridRetriever, chunking: ChunkingConfig, query: str, ref: str, f: DocFilter, opts: QueryOptions
+) -> DiagnoseResult:
+    """`chunking` cuts a target not chunked yet the way `gno embed` will."""
+    target, row = _target(hr, chunking, ref, f)
+    run: QueryRun = hr.run(query, f, opts)
     cand = opts.candidate_limit or (40 if opts.depth == "thorough" else 20)
     by_name = {s.name: s for s in run.stages}
     stages: list[DiagnoseStage] = []
@@ -156,7 +162,7 @@ def diagnose(engine: Engine, query: str, ref: str, f: DocFilter, opts: QueryOpti
     chunk = None
     key = run.best_chunk.get(doc_id)
     if key is not None:
-        rows = vstore.chunk_rows(engine.store, [key])
+        rows = vstore.chunk_rows(hr.store, [key])
         if key in rows:
             chunk = DiagnoseChunk(seq=key[1], start_line=rows[key][1], end_line=rows[key][2])
     vec = by_name.get("vector")

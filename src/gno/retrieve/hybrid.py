@@ -25,8 +25,9 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from gno.errors import GnoError
 from gno.models import SearchHit, SearchMeta, SearchResult
@@ -39,7 +40,8 @@ from gno.store import vectors as vstore
 from gno.store.fts import BM25Hit, DocFilter, bm25_search, count_matches, filter_sql
 
 if TYPE_CHECKING:
-    from gno.engine import Engine
+    from gno.retrieve.semantic import Semantic
+    from gno.store.db import Store
 
 #: vector-leg trust per embedder (model id prefix), chosen on the suite's tune queries
 LEG_TRUST: dict[str, LegTrust] = {
@@ -92,10 +94,32 @@ class QueryRun:
     final: list[tuple[int, float]]  # every ranked document before the limit (diagnose)
 
 
+class HybridQuery(Protocol):
+    """Rung 3 as `gno query` runs it (validated options, a collection by name): what a capability
+    built on hybrid retrieval (Capsules, `gno bench`) is handed."""
+
+    def __call__(
+        self,
+        query: str,
+        *,
+        collection: str | None = ...,
+        limit: int = ...,
+        tags_any: Sequence[str] = ...,
+        tags_all: Sequence[str] = ...,
+        fast: bool = ...,
+        thorough: bool = ...,
+        graph: bool = ...,
+        candidate_limit: int | None = ...,
+        lexical_only: bool = ...,
+    ) -> SearchResult: ...
+
+
 class HybridRetriever:
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self.store = engine.store
+    """The hybrid pipeline over one index: its store (BM25, graph, chunks) and its vector side."""
+
+    def __init__(self, store: Store, semantic: Semantic) -> None:
+        self.store = store
+        self.semantic = semantic
 
     # -- legs --------------------------------------------------------------------------------
     def _bm25(self, pq: ParsedQuery, f: DocFilter, limit: int) -> tuple[Stage, list[BM25Hit]]:
@@ -116,7 +140,7 @@ class HybridRetriever:
     def _vector(self, query: str, f: DocFilter, limit: int, best: dict[int, tuple[str, int]]) -> Stage:
         t = time.perf_counter()
         st = Stage("vector")
-        sem = self.engine.semantic
+        sem = self.semantic
         reason = sem.unavailable_reason()
         if reason:
             st.status, st.reason = "skipped", reason
@@ -202,7 +226,7 @@ class HybridRetriever:
     ) -> tuple[Stage, list[tuple[int, float]]]:
         t = time.perf_counter()
         st = Stage("rescore")
-        sem = self.engine.semantic
+        sem = self.semantic
         reason = sem.unavailable_reason()
         if reason:
             st.status, st.reason = "skipped", reason
@@ -338,7 +362,7 @@ class HybridRetriever:
         stages = [bm25_st, vec_st]
         trust = DEFAULT_TRUST
         if vec_st.status == "active":
-            trust = trust_for(self.engine.semantic.embedder().model_id)
+            trust = trust_for(self.semantic.embedder().model_id)
         w_vec = trust.weight if vec_st.status == "active" and vec_st.ranked else 0.0
         legs: list[tuple[list[tuple[int, float]], float, float]] = [
             ([(h.doc_id, h.raw) for h in hits], 1.0 - w_vec, 0.0),

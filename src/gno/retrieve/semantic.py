@@ -1,4 +1,4 @@
-"""The semantic side of the engine: the configured embedder, the vector index, embedding jobs.
+"""The semantic side of an index: the configured embedder, the vector index, embedding jobs.
 
 The embedder comes from `models.embed` in the config (default: MiniLM through onnxruntime; see
 `gno.embed.registry` for the measurements behind that choice). Models ship inside pip packages:
@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from gno.errors import ErrorCode, GnoError, RuntimeFailure, make_error
+from gno.index import IndexReader, WriteLease
 from gno.models import EmbedResult, VectorStatus
 from gno.store import vectors as vstore
 
@@ -22,8 +23,8 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from gno.embed.base import Embedder
-    from gno.engine import Engine
     from gno.retrieve.vectors import VectorIndex  # numpy: loaded with the first vector, not for lexical recall
+    from gno.settings import Settings
     from gno.store.fts import DocFilter
 
 EmbedProgress = Callable[[int, int], None]
@@ -36,11 +37,19 @@ def document_text(title: str, text: str) -> str:
     return text if not title or title.lower() in head else f"{title}\n{text}"
 
 
-class Semantic:
-    """Lazily loads the embedder and the vector matrix of one engine."""
+class SemanticHost(IndexReader, WriteLease, Protocol):
+    """What the semantic side reads, live: the index, the config (its embedder and chunking change
+    with `index.yml`), the settings (ANN threshold and cache) and the write lease of `embed`."""
 
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
+    @property
+    def settings(self) -> Settings: ...
+
+
+class Semantic:
+    """Lazily loads the embedder and the vector matrix of one index."""
+
+    def __init__(self, host: SemanticHost) -> None:
+        self.host = host
         self._embedder: Embedder | None = None
         self._reason: str | None = None
         self._spec: str | None = None
@@ -51,7 +60,7 @@ class Semantic:
     # -- model -------------------------------------------------------------------------------
     @property
     def spec(self) -> str | None:
-        return self.engine.config.models.embed
+        return self.host.config.models.embed
 
     def embedder(self) -> Embedder:
         """The configured embedder, or VECTORS_UNAVAILABLE naming why it cannot load."""
@@ -99,12 +108,12 @@ class Semantic:
             fp = self.fingerprint()
         except GnoError as err:
             return str(err.details.get("reason") or err.message)
-        gen = (fp, vstore.generation(self.engine.store))
+        gen = (fp, vstore.generation(self.host.store))
         if self._reason_cache is not None and self._reason_cache[0] == gen:
             return self._reason_cache[1]
         reason = None
-        if vstore.count_embedded(self.engine.store, fp) == 0:
-            others = [f for f in vstore.fingerprints(self.engine.store) if f != fp]
+        if vstore.count_embedded(self.host.store, fp) == 0:
+            others = [f for f in vstore.fingerprints(self.host.store) if f != fp]
             reason = (
                 "vectors were built with another model; run `gno embed`"
                 if others
@@ -116,12 +125,12 @@ class Semantic:
     def collection_embedded(self, collection: str) -> bool:
         """True when the collection has vectors for the configured model (never loads the model)."""
         spec_fp = self._embedder.fingerprint if self._embedder is not None and self._spec == self.spec else None
-        return vstore.collection_has_vectors(self.engine.store, collection, spec_fp)
+        return vstore.collection_has_vectors(self.host.store, collection, spec_fp)
 
     # -- index -------------------------------------------------------------------------------
     def index(self) -> VectorIndex:
         fp = self.fingerprint()
-        store = self.engine.store
+        store = self.host.store
         gen = vstore.generation(store)
         if self._index is None or self._index.fingerprint != fp or self._index.generation != gen:
             from gno.retrieve.vectors import VectorIndex
@@ -147,7 +156,7 @@ class Semantic:
     def ann_threshold(self) -> int:
         from gno.retrieve.ann import ANN_THRESHOLD
 
-        raw = self.engine.settings.env.get("GNO_ANN_THRESHOLD", "")
+        raw = self.host.settings.env.get("GNO_ANN_THRESHOLD", "")
         return int(raw) if raw.isdigit() else ANN_THRESHOLD
 
     def _attach_ann(self, idx: VectorIndex, *, build: bool = False) -> None:
@@ -156,7 +165,7 @@ class Semantic:
 
         if len(idx) < self.ann_threshold() or not ann.available():
             return
-        path = ann.ann_path(self.engine.settings.cache_dir, self.engine.settings.index_name, idx)
+        path = ann.ann_path(self.host.settings.cache_dir, self.host.settings.index_name, idx)
         idx.ann = ann.AnnIndex.load(path)
         if idx.ann is None and build:
             idx.ann = ann.AnnIndex.build(idx)
@@ -177,7 +186,7 @@ class Semantic:
         if f is not None:
             where, params = filter_sql(f)
             if where:
-                allowed = {m for _, m in vstore.filtered_docs(self.engine.store, where, params)}
+                allowed = {m for _, m in vstore.filtered_docs(self.host.store, where, params)}
         return idx.search(q, k, allowed)
 
     def search_docs(
@@ -193,11 +202,11 @@ class Semantic:
         if f is not None:
             where, params = filter_sql(f)
             if where:
-                pairs = vstore.filtered_docs(self.engine.store, where, params)
+                pairs = vstore.filtered_docs(self.host.store, where, params)
                 allowed_ids = {d for d, _ in pairs}
                 allowed_m = {m for _, m in pairs}
         chunks = idx.search(q, max(k * 4, 32), allowed_m)
-        by_mirror = vstore.docs_for_mirrors(self.engine.store, [m for m, _, _ in chunks])
+        by_mirror = vstore.docs_for_mirrors(self.host.store, [m for m, _, _ in chunks])
         out: list[tuple[int, float, tuple[str, int]]] = []
         seen: set[int] = set()
         for m, s, score in chunks:
@@ -214,9 +223,9 @@ class Semantic:
         from gno.ingest.chunking import chunk_key
         from gno.store import chunks as cstore
 
-        store = self.engine.store
+        store = self.host.store
         total = vstore.count_chunks(store)
-        key = chunk_key(self.engine.config.chunking)
+        key = chunk_key(self.host.config.chunking)
         try:
             fp = self.fingerprint()
         except GnoError as err:
@@ -248,14 +257,14 @@ class Semantic:
         )
 
     def _pending(self, fp: str, collections: Sequence[str]) -> int:
-        return sum(vstore.pending_per_content(self.engine.store, fp, collections).values())
+        return sum(vstore.pending_per_content(self.host.store, fp, collections).values())
 
     def _dry_run(self, model: str, fp: str, collections: Sequence[str], *, force: bool) -> EmbedResult:
         """What `embed` would do, chunks not yet cut included (counted in memory, nothing stored)."""
         from gno.ingest.chunking import ensure_chunks
 
-        store = self.engine.store
-        plan = ensure_chunks(store, self.engine.config.chunking, collections, write=False)
+        store = self.host.store
+        plan = ensure_chunks(store, self.host.config.chunking, collections, write=False)
         total = vstore.count_chunks(store) - plan.replaced + len(plan.chunks)
         if force:
             pending = total
@@ -296,9 +305,9 @@ class Semantic:
             raise make_error(ErrorCode.VALIDATION, "--batch-size must be between 1 and 1024")
         emb = self.embedder()
         fp = emb.fingerprint
-        store = self.engine.store
+        store = self.host.store
         t0 = time.perf_counter()
-        with self.engine.lease(lock_wait):
+        with self.host.lease(lock_wait):
             if dry_run:
                 return self._dry_run(emb.model_id, fp, collections, force=force)
             if force:
@@ -308,7 +317,7 @@ class Semantic:
 
             # chunks are cut here, from the stored content (a bounded round cuts what it can embed)
             enough = None if max_chunks is None else max(0, max_chunks - self._pending(fp, collections))
-            uncut = ensure_chunks(store, self.engine.config.chunking, collections, enough=enough).remaining
+            uncut = ensure_chunks(store, self.host.config.chunking, collections, enough=enough).remaining
             total = vstore.count_chunks(store)
             pending_total = self._pending(fp, collections)
             done = 0

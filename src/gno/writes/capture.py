@@ -25,8 +25,8 @@ from gno.models import CaptureResult, CaptureSource
 from gno.store import documents as docs
 
 if TYPE_CHECKING:
-    from gno.config import CollectionConfig
-    from gno.engine import Engine
+    from gno.config import CollectionConfig, GnoConfig
+    from gno.index import IndexWriter
 
 SOURCE_KINDS = ("direct", "web", "email", "meeting", "chat", "file", "api", "unknown")
 COLLISION_POLICIES = ("error", "open_existing", "create_with_suffix")
@@ -65,15 +65,15 @@ def _safe_rel(path: str) -> str:
     return rel if rel.lower().endswith((".md", ".markdown")) else rel + ".md"
 
 
-def _pick_collection(engine: Engine, name: str | None) -> CollectionConfig:
+def _pick_collection(config: GnoConfig, name: str | None) -> CollectionConfig:
     if name:
-        return engine.collection(name)
-    plain = [c for c in engine.config.collections if not c.memory_managed]
+        return config.require(name)
+    plain = [c for c in config.collections if not c.memory_managed]
     if len(plain) == 1:
         return plain[0]
     raise ValidationError(
         "name the collection to capture into with -c/--collection",
-        details={"collections": [c.name for c in engine.config.collections]},
+        details={"collections": [c.name for c in config.collections]},
     )
 
 
@@ -95,7 +95,7 @@ def _frontmatter(req: CaptureRequest, title: str | None, at: str) -> str:
     return "\n".join(lines) + "\n\n"
 
 
-def capture(engine: Engine, req: CaptureRequest) -> CaptureResult:
+def capture(index: IndexWriter, req: CaptureRequest) -> CaptureResult:
     if not isinstance(req.content, str) or not req.content.strip():
         raise ValidationError("capture needs content (arguments, --stdin or --file)")
     if len(req.content.encode("utf-8")) > MAX_CAPTURE_BYTES:
@@ -109,7 +109,7 @@ def capture(engine: Engine, req: CaptureRequest) -> CaptureResult:
         raise ValidationError(f"collision policy must be one of {', '.join(COLLISION_POLICIES)}")
     if req.source is not None and req.source.kind not in SOURCE_KINDS:
         raise ValidationError(f"source kind must be one of {', '.join(SOURCE_KINDS)}")
-    coll = _pick_collection(engine, req.collection)
+    coll = _pick_collection(index.config, req.collection)
     title = req.title.strip() if req.title and req.title.strip() else None
     now = datetime.now(UTC)
     at = now.isoformat(timespec="seconds").replace("+00:00", "Z")
@@ -121,7 +121,7 @@ def capture(engine: Engine, req: CaptureRequest) -> CaptureResult:
         name = slugify(title) if title else "capture-" + hashlib.sha256(body.encode()).hexdigest()[:12]
         rel = f"{folder}/{name}.md"
     data = (_frontmatter(req, title, at) + body).encode("utf-8")
-    with engine.lease(req.lock_wait):
+    with index.lease(req.lock_wait):
         target, outcome = rel, "created"
         n = 1
         while True:
@@ -147,14 +147,14 @@ def capture(engine: Engine, req: CaptureRequest) -> CaptureResult:
             except OSError as exc:
                 raise RuntimeFailure(f"cannot write {path}: {exc}") from exc
         try:
-            engine.sync_paths(coll, {target})
+            index.sync_paths(coll, {target})
         except Exception as exc:  # noqa: BLE001 - the note is on disk; the index lags
             raise RuntimeFailure(
                 f"note written to {path} but the index sync failed ({exc}); run `gno update`",
                 code=ErrorCode.CAPTURE_SYNC_FAILED,
                 details={"absPath": str(path)},
             ) from exc
-        row = docs.doc_by_path(engine.store, coll.name, target)
+        row = docs.doc_by_path(index.store, coll.name, target)
         if row is None or not row.active:
             raise RuntimeFailure(
                 f"note written to {path} but it is not indexed; run `gno update`",

@@ -17,14 +17,16 @@ from gno.confine import confined
 from gno.errors import ErrorCode, NotFoundError, RuntimeFailure, ValidationError, make_error
 from gno.fsio import atomic_write_bytes
 from gno.models import DocUpdateResult
+from gno.refs import resolve_ref
 from gno.store import documents as docs
 
 if TYPE_CHECKING:
-    from gno.engine import Engine
+    from gno.index import IndexWriter
+    from gno.store.db import Store
 
 
 def update_doc(
-    engine: Engine, ref: str, content: Any, expected_source_hash: Any, lock_wait: float | None = None
+    index: IndexWriter, ref: str, content: Any, expected_source_hash: Any, lock_wait: float | None = None
 ) -> DocUpdateResult:
     if not isinstance(content, str):
         raise ValidationError("content must be a string")
@@ -36,9 +38,9 @@ def update_doc(
             "expectedSourceHash (the sourceHash you read, 64 hex) is required",
             details={"field": "expectedSourceHash"},
         )
-    row = _resolve_for_edit(engine, ref)
-    coll = engine.collection(row.collection)
-    with engine.lease(lock_wait):
+    row = _resolve_for_edit(index.store, ref)
+    coll = index.config.require(row.collection)
+    with index.lease(lock_wait):
         path = confined(coll.root, row.rel_path, action="edit")
         try:
             current = path.read_bytes()
@@ -61,13 +63,13 @@ def update_doc(
         except OSError as exc:
             raise RuntimeFailure(f"cannot write {path}: {exc}") from exc
         try:
-            engine.sync_paths(coll, {row.rel_path})
+            index.sync_paths(coll, {row.rel_path})
         except Exception as exc:  # noqa: BLE001 - the file is saved; the index lags
             raise RuntimeFailure(
                 f"saved {path} but the index sync failed ({exc}); run `gno update`",
                 details={"absPath": str(path)},
             ) from exc
-        new = docs.doc_by_path(engine.store, coll.name, row.rel_path)
+        new = docs.doc_by_path(index.store, coll.name, row.rel_path)
     assert new is not None
     return DocUpdateResult(
         uri=new.uri,
@@ -79,19 +81,19 @@ def update_doc(
     )
 
 
-def _resolve_for_edit(engine: Engine, ref: str) -> docs.DocRow:
+def _resolve_for_edit(store: Store, ref: str) -> docs.DocRow:
     """The document to edit; a docid the document had before its last change still names it.
 
     A docid follows the content, so a writer holding an old docid raced another writer: that
     is a CONFLICT to report with the current hash, not a missing document.
     """
     try:
-        return engine.resolve(ref)
+        return resolve_ref(store, ref)
     except NotFoundError:
         if not ref.strip().startswith("#"):
             raise
-        doc_id = docs.doc_id_by_past_docid(engine.store, ref.strip().lower())
-        row = docs.doc_by_id(engine.store, doc_id) if doc_id is not None else None
+        doc_id = docs.doc_id_by_past_docid(store, ref.strip().lower())
+        row = docs.doc_by_id(store, doc_id) if doc_id is not None else None
         if row is None or not row.active:
             raise
         return row

@@ -1,0 +1,45 @@
+"""The index as core code sees it: narrow views that the composition root (the engine) satisfies.
+
+Core modules never import the engine. Each states the few things it reads or calls through one
+of these protocols, and the engine, which owns the settings, the config, the store and the write
+lease, hands itself (or a narrower object) in. The store and the config stay lazy behind them:
+a request is validated before anything opens the index, exactly as when the engine calls it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from gno.errors import ErrorCode
+
+if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
+    from gno.config import CollectionConfig, GnoConfig
+    from gno.store.db import Store
+
+
+class IndexReader(Protocol):
+    """The index (opened on first use) and the current config (re-read when `index.yml` changes)."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def config(self) -> GnoConfig: ...
+
+
+class WriteLease(Protocol):
+    """The cross-process write lease every write of this index takes (`gno.lease.write_lease`)."""
+
+    def lease(
+        self, wait_s: float | None = None, busy_code: ErrorCode = ErrorCode.LOCKED
+    ) -> AbstractContextManager[None]: ...
+
+
+class IndexWriter(IndexReader, WriteLease, Protocol):
+    """What a write path (capture, edit, remember) needs: read, lease, and sync what it wrote."""
+
+    def sync_paths(self, coll: CollectionConfig, rel_paths: set[str]) -> object:
+        """Index exactly these paths of the collection now; the caller holds the lease."""
+        ...
