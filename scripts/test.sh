@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The project's one test command (README quick start step 2; .ci/run calls exactly this).
-# Creates .venv if needed, installs gno with its dev extras, then runs lint, types and tests.
+# Creates .venv if needed, installs gno with its dev extras, then runs lint, types, import layering and tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -21,5 +21,7 @@ echo "== ruff"
 .venv/bin/ruff check src tests bench integrations
 echo "== mypy (strict)"
 .venv/bin/mypy
+echo "== import layers (lint-imports)"
+.venv/bin/lint-imports --no-cache
 echo "== pytest"
 .venv/bin/python -m pytest -n 2 "$@"
