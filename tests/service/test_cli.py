@@ -18,6 +18,7 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
+from components import missing_component
 from gno.cli.main import cli
 from servers import announced_port, file_reader
 
@@ -156,8 +157,9 @@ def test_serve_real_process(served: tuple[str, dict[str, str]]) -> None:
     assert r.status_code == 400 and r.json() == {"error": "content must not be empty", "code": "INVALID_ARGUMENT"}
 
 
-@pytest.mark.skipif(_pg_missing() is not None, reason=str(_pg_missing()))
 def test_serve_with_embedded_postgres(gno_home: Path) -> None:
+    if (reason := _pg_missing()) is not None:
+        missing_component(reason)
     root = Path(tempfile.mkdtemp(prefix="gno-test-serve-pg-"))  # not under pytest's 0700 tmp root
     db = f"embedded-postgres:{root / 'pg'}"
     try:
