@@ -77,9 +77,13 @@ def gno(core_venv: Path, tmp_path: Path) -> Iterator[tuple[Path, dict[str, str]]
     yield core_venv / "bin" / "gno", env
 
 
-def run(gno: tuple[Path, dict[str, str]], *args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
+def run(
+    gno: tuple[Path, dict[str, str]], *args: str, code: int = 0, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     exe, env = gno
-    proc = subprocess.run([str(exe), *args], capture_output=True, text=True, env=env, timeout=120, check=False)
+    proc = subprocess.run(
+        [str(exe), *args], capture_output=True, text=True, env=env, timeout=120, check=False, cwd=cwd
+    )
     out = proc.stdout + proc.stderr
     assert "Traceback" not in out and "ModuleNotFoundError" not in out, (args, out)
     assert proc.returncode == code, (args, proc.returncode, out)
@@ -121,7 +125,18 @@ def test_core_commands_work_degrade_or_name_the_extra(gno: tuple[Path, dict[str,
     assert "Core note" in run(gno, "search", "captured").stdout
     assert run(gno, "changes", "--jsonl").stdout.strip()
 
-    # degrade: status and query work, and say what to install
+    # the skill's references come from the CLI tree and the capability table: no serve extra needed
+    project = tmp_path / "project"
+    project.mkdir()
+    run(gno, "skill", "install", "--scope", "project", "--target", "claude", cwd=project)
+    skill = project / ".claude" / "skills" / "gno"
+    assert "gno_remember" in (skill / "mcp-reference.md").read_text()
+    assert (skill / "recipes" / "memory-scoped-recall.md").is_file()
+
+    # degrade: index syncs and skips embedding; status and query work, and say what to install
+    (notes / "later.md").write_text("# Later\n\nIndexed without the semantic extra.\n")
+    indexed = run(gno, "index").stdout
+    assert "1 added" in indexed and "Embedding skipped" in indexed and "gno[semantic]" in indexed, indexed
     status = json.loads(run(gno, "status", "--json").stdout)
     assert status["vectors"]["available"] is False and "gno[semantic]" in status["vectors"]["reason"]
     query = json.loads(run(gno, "query", "deploy", "--json").stdout)

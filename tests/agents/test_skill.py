@@ -194,3 +194,23 @@ def test_recipe_runs_as_written(recipe: str, tmp_path: Path, monkeypatch: pytest
         assert "MEMORY_FENCED_REPLAY" in cp.stderr
     if recipe == "memory-file-decision.md":
         assert "The event store runs on PostgreSQL" in cp.stdout
+
+
+def test_the_mcp_reference_is_what_the_mcp_server_lists(tmp_path: Path) -> None:
+    """The reference is built from the capability table without the MCP SDK (the skill installs
+    without the serve extra); the real server's `tools/list` must say exactly the same."""
+    import anyio
+
+    from gno.agents.skill import mcp_tools
+    from gno.config import build_settings
+    from gno.engine import Engine
+    from gno.mcp.server import WRITE_TOOLS, build_mcp
+
+    env = dict.fromkeys(("HOME", "GNO_CONFIG_DIR", "GNO_DATA_DIR", "GNO_CACHE_DIR"), str(tmp_path))
+    engine = Engine(build_settings(env=env))
+    try:
+        listed = anyio.run(build_mcp(engine, enable_write=True, instance_id="t").list_tools)
+    finally:
+        engine.close()
+    served = sorted((str(t.name), t.description, t.input_schema, t.name in WRITE_TOOLS) for t in listed)
+    assert sorted(mcp_tools()) == served and len(served) >= 20

@@ -3,9 +3,10 @@
 The skill is the long form of the protocol block: when to use which rung, the writing contract,
 examples and the memory recipes (static markdown under `skill/`). Its two references are not
 written by hand: `cli-reference.md` is rendered from the real click command tree and
-`mcp-reference.md` from the real MCP server's `tools/list`, at install time, so an agent never
-reads about a flag the installed gno does not have. (That is why this module reaches into the
-CLI and MCP surfaces; it does so lazily, inside the two generators.)
+`mcp-reference.md` from the capability table the MCP server builds its tools from (a test holds
+it equal to the server's `tools/list`), at install time, so an agent never reads about a flag
+the installed gno does not have. The table needs no MCP SDK, so the skill installs without the
+serve extra. (This module reaches into the CLI lazily, inside its generator.)
 
 Installs are guarded by a manifest (`.gno-skill.json`: the SHA-256 of every file gno wrote).
 A reinstall replaces an unmodified skill silently (generated references change with gno) but
@@ -19,7 +20,6 @@ import hashlib
 import inspect
 import json
 import shutil
-import tempfile
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -126,22 +126,22 @@ def _schema_type(spec: Mapping[str, Any]) -> str:
     return str(spec.get("type") or ("object" if "$ref" in spec else "any"))
 
 
+def mcp_tools() -> list[tuple[str, str, dict[str, Any], bool]]:
+    """(name, description, input schema, write?) of every MCP tool, write set included: the
+    capability table's rows that have a tool, exactly as `gno.mcp.server.tool_of` turns them
+    into tools."""
+    from gno.contract import CAPABILITIES
+    from gno.contract.schema import input_schema
+
+    return [
+        (c.tool_name, c.description, input_schema(c.request_model, c.identity), c.write)
+        for c in CAPABILITIES
+        if c.tool_name
+    ]
+
+
 def mcp_reference() -> str:
-    """Every MCP tool (write set included) with its description and arguments, from the server."""
-    import anyio
-
-    from gno.config import build_settings
-    from gno.engine import Engine
-    from gno.mcp.server import WRITE_TOOLS, build_mcp
-
-    with tempfile.TemporaryDirectory(prefix="gno-skill-") as tmp:
-        env = {"HOME": tmp, "GNO_CONFIG_DIR": tmp, "GNO_DATA_DIR": tmp, "GNO_CACHE_DIR": tmp}
-        engine = Engine(build_settings(env=env))  # throwaway: listing tools never opens an index
-        try:
-            srv = build_mcp(engine, enable_write=True, instance_id="skill")
-            tools = anyio.run(srv.list_tools)
-        finally:
-            engine.close()
+    """Every MCP tool (write set included) with its description and arguments."""
     out = [
         "# gno MCP reference",
         "",
@@ -149,10 +149,9 @@ def mcp_reference() -> str:
         "`gno serve` at /mcp). Tools marked *write* are listed only with `--enable-write`.",
         "",
     ]
-    for tool in sorted(tools, key=lambda t: str(t.name)):
-        kind = "write" if tool.name in WRITE_TOOLS else "read"
-        out.extend([f"## {tool.name} ({kind})", "", _clean(tool.description), ""])
-        schema = tool.input_schema or {}
+    for name, description, schema, write in sorted(mcp_tools()):
+        kind = "write" if write else "read"
+        out.extend([f"## {name} ({kind})", "", _clean(description), ""])
         required = set(schema.get("required", []))
         props: dict[str, Any] = schema.get("properties", {})
         if not props:

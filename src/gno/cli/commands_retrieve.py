@@ -124,7 +124,9 @@ def index(
         except Exception as exc:
             from gno.errors import GnoError
 
-            if isinstance(exc, GnoError) and str(exc.code) == "VECTORS_UNAVAILABLE":
+            # no model, or the semantic extra not installed: the lexical index is built and usable;
+            # the skip says why and what to install
+            if isinstance(exc, GnoError) and str(exc.code) in ("VECTORS_UNAVAILABLE", "EXTRA_MISSING"):
                 return IndexResult(sync=sync, embed=None, embed_skipped=exc.message)
             raise
         return IndexResult(sync=sync, embed=emb, embed_skipped=None)
