@@ -61,6 +61,6 @@ def test_no_stale_exemption() -> None:
 def test_the_engine_limit_is_the_contract_limit() -> None:
     # the engine keeps its own copy so that `gno search` never imports pydantic
     from gno.contract.retrieve import MAX_LIMIT
-    from gno.engine import MAX_LIMIT as ENGINE_MAX_LIMIT
+    from gno.retrieve.search import MAX_LIMIT as ENGINE_MAX_LIMIT
 
     assert ENGINE_MAX_LIMIT == MAX_LIMIT

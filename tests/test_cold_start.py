@@ -63,6 +63,9 @@ COLD = (
     "dataclasses",
     "inspect",
     "pathlib",
+    "typing",
+    "gno.errors",
+    "gno.engine",
     "gno.models",
     "gno.config",
     "gno.ingest",
@@ -147,6 +150,7 @@ SEARCHES = [
     ["deploy", "--files"],
     ["deploy", "--full", "--line-numbers", "--limit=2"],
     ["-c", "notes", "deploy", "--min-score", "0.5"],
+    ["-c", "NOTES", "deploy", "--json", "--full"],
     ["deploy", "--tags-any", "ops,infra", "--json"],
     ["zzzunmatched"],
 ]

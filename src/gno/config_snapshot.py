@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import json
 import os
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # not typing's: a cold `gno search` does not import typing
 if TYPE_CHECKING:
     from gno.settings import Settings
 

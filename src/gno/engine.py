@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from gno import config_snapshot
 from gno.errors import ConflictError, ErrorCode, NotFoundError, ValidationError, from_exception, unknown_collection
-from gno.retrieve.search import SearchOptions, SearchPage, search_page
+from gno.retrieve.search import SearchOptions, SearchPage, check_query, search_page
 from gno.store.db import Store
 from gno.store.fts import DocFilter
 
@@ -65,9 +65,6 @@ if TYPE_CHECKING:
     from gno.settings import Settings
     from gno.store import documents as docs
     from gno.writes.capture import CaptureRequest
-
-MAX_LIMIT = 100  # = gno.contract.retrieve.MAX_LIMIT (not imported: pydantic stays out of `gno search`)
-
 
 def _collection_info(c: CollectionConfig, count: int | None = None) -> CollectionInfo:
     from gno.models import CollectionInfo
@@ -424,7 +421,7 @@ class Engine:
         full: bool = False,
     ) -> SearchPage:
         """`search` without pydantic: the same hits as plain data, for the CLI's cold start."""
-        self._check_query(query, limit, min_score)
+        check_query(query, limit, min_score)
         f = self.doc_filter(collection, tags_any, tags_all)
         return search_page(self.store, query, f, SearchOptions(limit=limit, min_score=min_score, full=full))
 
@@ -585,7 +582,7 @@ class Engine:
         from gno.retrieve.grammar import parse_query
         from gno.retrieve.search import build_hits
 
-        self._check_query(query, limit, min_score)
+        check_query(query, limit, min_score)
         t0 = time.perf_counter()
         f = self.doc_filter(collection, tags_any, tags_all)
         found = self.semantic.search_docs(query, f, limit)
@@ -620,7 +617,7 @@ class Engine:
         lexical_only: bool = False,
     ) -> SearchResult:
         """Hybrid query (rung 3): BM25 + vectors → RRF → graph → re-scoring."""
-        self._check_query(query, limit, min_score)
+        check_query(query, limit, min_score)
         opts = self._query_options(limit, min_score, fast, thorough, graph, candidate_limit, full)
         opts.lexical_only = lexical_only
         run = self.retriever().run(query, self.doc_filter(collection, tags_any, tags_all), opts)
@@ -656,18 +653,10 @@ class Engine:
     ) -> DiagnoseResult:
         from gno.retrieve.diagnose import diagnose
 
-        self._check_query(query, limit, 0.0)
+        check_query(query, limit, 0.0)
         opts = self._query_options(limit, 0.0, fast, thorough, graph, candidate_limit, False)
         f = self.doc_filter(collection, tags_any, tags_all)
         return diagnose(self.retriever(), self.config.chunking, query, target, f, opts)
-
-    def _check_query(self, query: str, limit: int, min_score: float) -> None:
-        if not query or not query.strip():
-            raise ValidationError("empty query: pass the words to search for", code=ErrorCode.INVALID_QUERY)
-        if not 1 <= limit <= MAX_LIMIT:
-            raise ValidationError(f"limit must be between 1 and {MAX_LIMIT}")
-        if not 0.0 <= min_score <= 1.0:
-            raise ValidationError("min-score must be between 0 and 1")
 
     @staticmethod
     def _query_options(

@@ -20,7 +20,12 @@ Exit codes: 0 success (zero results included), 1 validation, 2 runtime, 3 not ru
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, NamedTuple
+
+from gno.records import NamedTuple
+
+TYPE_CHECKING = False  # not typing's: see gno.records
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Mapping(NamedTuple):

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING, NamedTuple
 
-from gno.errors import ValidationError
+from gno.records import NamedTuple
 
+TYPE_CHECKING = False  # not typing's: a cold `gno search` does not import typing
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -137,6 +137,8 @@ def build_settings(
     xdg_cache = e.get("XDG_CACHE_HOME") or os.path.join(home, ".cache")
     name = index_name or e.get("GNO_INDEX") or "default"
     if not INDEX_NAME_RE.match(name) or ".." in name or name.endswith((" ", ".")):
+        from gno.errors import ValidationError
+
         raise ValidationError(
             f"invalid index name {name!r}: use letters, digits, '.', '_', '-' or spaces",
             details={"index": name},

@@ -7,7 +7,9 @@ function gives them the same JSON, so both paths agree byte for byte.
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # not typing's: a cold `gno search` does not import typing
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def camel(name: str) -> str:

@@ -8,10 +8,11 @@ import click
 
 from gno.cli.contract import invoke
 from gno.cli.main import json_option, run
-from gno.cli.render_hits import Hits, numbered
+from gno.cli.render_hits import numbered
 from gno.cli.render_hits import render_hits as format_hits
 
 if TYPE_CHECKING:
+    from gno.cli.render_hits import Hits
     from gno.models import DocumentResult, LsResult, MultiGetResult
 
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import NamedTuple
 
-from gno.errors import ErrorCode, ValidationError
+from gno.records import NamedTuple
 
 _TOKEN_RE = re.compile(r'-?"[^"]*"?|\S+')
 _OPERATORS = {"AND", "OR", "NOT", "NEAR"}
@@ -100,6 +99,8 @@ def compile_fts(q: str | ParsedQuery, *, any_term: bool = False, prefix: bool = 
     pq = parse_query(q) if isinstance(q, str) else q
     raw = q if isinstance(q, str) else raw
     if not pq.positives:
+        from gno.errors import ErrorCode, ValidationError  # on failure only: a cold search skips it
+
         if pq.negatives:
             raise ValidationError(
                 "a query needs at least one positive term besides -negations",

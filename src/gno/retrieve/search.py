@@ -18,9 +18,8 @@ their wire form: a cold `gno search` prints them without importing pydantic or d
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, NamedTuple
 
-from gno.errors import ErrorCode, RuntimeFailure
+from gno.records import NamedTuple
 from gno.retrieve.grammar import ParsedQuery, compile_fts, content_query, parse_query
 from gno.retrieve.snippets import pick_snippet
 from gno.store.db import Store
@@ -28,7 +27,10 @@ from gno.store.fts import BM25Hit, DocFilter, FtsQueryError, bm25_search, count_
 from gno.store.hits import hit_docs
 from gno.wire import wire
 
+TYPE_CHECKING = False  # not typing's: a cold `gno search` does not import typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from gno.models import SearchHit
 
 
@@ -95,6 +97,8 @@ def run_bm25(
     try:
         return bm25_search(store, expr, f, limit)
     except FtsQueryError as exc:  # pragma: no cover - compile_fts quotes everything
+        from gno.errors import ErrorCode, RuntimeFailure
+
         raise RuntimeFailure(f"full-text query failed: {exc}", code=ErrorCode.RUNTIME) from exc
 
 
@@ -155,6 +159,24 @@ def collect_hits(
             )
         )
     return out
+
+
+#: hits per page on every surface (= gno.contract.retrieve.MAX_LIMIT, not imported: pydantic stays
+#: out of a cold `gno search`)
+MAX_LIMIT = 100
+
+
+def check_query(query: str, limit: int, min_score: float) -> None:
+    """VALIDATION (INVALID_QUERY for an empty query) before any rung touches the index."""
+    if query and query.strip() and 1 <= limit <= MAX_LIMIT and 0.0 <= min_score <= 1.0:
+        return
+    from gno.errors import ErrorCode, ValidationError  # on failure only: a cold search skips it
+
+    if not query or not query.strip():
+        raise ValidationError("empty query: pass the words to search for", code=ErrorCode.INVALID_QUERY)
+    if not 1 <= limit <= MAX_LIMIT:
+        raise ValidationError(f"limit must be between 1 and {MAX_LIMIT}")
+    raise ValidationError("min-score must be between 0 and 1")
 
 
 #: partial matches score at most this share of the weakest full match

@@ -9,8 +9,8 @@ word matches a document word that starts with its stem-ish prefix.
 from __future__ import annotations
 
 import unicodedata
-from typing import NamedTuple
 
+from gno.records import NamedTuple
 from gno.retrieve.grammar import word_tokens
 
 MAX_SNIPPET_CHARS = 320

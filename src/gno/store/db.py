@@ -14,9 +14,10 @@ import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
-from gno.errors import ErrorCode, RuntimeFailure
+TYPE_CHECKING = False  # not typing's: a cold `gno search` does not import typing
+if TYPE_CHECKING:
+    from typing import Any
 
 SCHEMA_VERSION = 1
 
@@ -105,6 +106,8 @@ class Store:
     def __init__(self, path: str | os.PathLike[str], *, create: bool = True, readonly: bool = False) -> None:
         self.path = os.fspath(path)  # a string: pathlib costs more at start-up than a search
         if not os.path.exists(self.path) and not create:
+            from gno.errors import ErrorCode, RuntimeFailure  # on failure only: a cold search skips it
+
             raise RuntimeFailure(
                 f"index database {path} does not exist: run `gno update`",
                 code=ErrorCode.INDEX_NOT_FOUND,
@@ -143,6 +146,8 @@ class Store:
         try:
             return fn(*args)
         except sqlite3.DatabaseError as exc:
+            from gno.errors import RuntimeFailure
+
             raise RuntimeFailure(
                 f"cannot open index {self.path}: {exc}. The index is disposable: delete it and run "
                 "`gno update` to rebuild it from your files",

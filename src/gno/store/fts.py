@@ -15,9 +15,13 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from typing import Any, NamedTuple
 
+from gno.records import NamedTuple
 from gno.store.db import Store
+
+TYPE_CHECKING = False  # not typing's: a cold `gno search` does not import typing
+if TYPE_CHECKING:
+    from typing import Any
 
 BM25_WEIGHTS = (1.5, 4.0, 1.0)
 

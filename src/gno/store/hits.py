@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import NamedTuple
 
+from gno.records import NamedTuple
 from gno.store.db import Store
 
 #: SQLite's NOCASE order (the `doc_tags.tag` collation): ASCII letters folded, nothing else
