@@ -6,8 +6,12 @@ the BM25 leg (raw scores) and the vector leg (cosines) exactly as `gno query` dr
 40), then ranks the top 10 with
 
 * ``rrf k=60 w 2/2``: the former default (weighted reciprocal-rank fusion);
-* ``cal w=W floor=F``: `gno.retrieve.fusion.calibrated_scores` with vector weight W and cosine
-  floor F (what `gno query` runs, with `LEG_TRUST` choosing W and F per embedder),
+* ``cal w=W floor=F``: the former calibration, every leg scaled to its best hit
+  (`gno.retrieve.fusion.calibrated_scores`) with vector weight W and an absolute cosine floor F;
+* ``margin w=W spread=Z``: what `gno query` runs: BM25 scaled to its best hit, each vector hit
+  credited by its margin over its query's pool median in units of Z pool deviations
+  (`gno.retrieve.fusion.margin_scaled`, cosines at or below `DEFAULT_TRUST.floor` dropped),
+  vector weight W (`DEFAULT_TRUST` is the default),
 
 and prints nDCG@10 per corpus and embedder beside the BM25 leg alone, so a default is picked where
 no corpus loses. Usage::
@@ -27,8 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import retrieval_suite as suite  # noqa: E402
 
-WEIGHTS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
+WEIGHTS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 FLOORS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
+SPREADS = (3.0, 4.0, 5.0, 6.0, 8.0)
 POOL = 40
 
 Leg = list[tuple[str, float]]
@@ -57,17 +62,22 @@ def collect(engine: Any, corpus: suite.Corpus, queries: list[suite.Query]) -> di
 
 def use_embedder(engine: Any, spec: str) -> None:
     """Point this engine at `spec` in memory only: the suite may be using the same home's index.yml."""
+    from gno import config_snapshot
     from gno.config import load_config
 
     cfg = load_config(engine.settings)
     cfg.models.embed = spec
-    path = engine.settings.config_path
-    engine._config, engine._config_mtime = cfg, path.stat().st_mtime if path.exists() else None
+    # the engine reloads its config when this differs from the file's identity (mtime in ns)
+    identity = config_snapshot.identity(engine.settings.config_location)
+    engine._config, engine._config_mtime = cfg, identity[3] if identity else None
     engine._semantic = None
+    if engine.semantic.embedder().model_id.split("-")[0] not in spec:
+        raise SystemExit(f"the engine did not switch to {spec}")
 
 
 def variants() -> list[tuple[str, Any]]:
-    from gno.retrieve.fusion import calibrated_scores, rrf_scores
+    from gno.retrieve.fusion import calibrated_scores, margin_scaled, rrf_scores, scaled_to_best, weighted_sum
+    from gno.retrieve.hybrid import DEFAULT_TRUST
 
     def order(scores: dict[str, float]) -> list[str]:
         return [d for d, _ in sorted(scores.items(), key=lambda x: (-x[1], x[0]))]
@@ -79,10 +89,17 @@ def variants() -> list[tuple[str, Any]]:
     ]
     for w in WEIGHTS:
         for fl in FLOORS:
+
             def cal(b: Leg, v: Leg, w: float = w, fl: float = fl) -> list[str]:
                 return order(calibrated_scores([(b, 1 - w, 0.0), (v, w, fl)]))
 
             out.append((f"cal w={w} floor={fl}", cal))
+        for z in SPREADS:
+
+            def margin(b: Leg, v: Leg, w: float = w, z: float = z) -> list[str]:
+                return order(weighted_sum([(scaled_to_best(b), 1 - w), (margin_scaled(v, z, DEFAULT_TRUST.floor), w)]))
+
+            out.append((f"margin w={w} spread={z:g}", margin))
     return out
 
 
@@ -102,8 +119,11 @@ def main(argv: list[str] | None = None) -> int:
         if cname == "tldr":
             corpus = suite.corpus_tldr(args.datasets, work, 400)
         else:
-            corpus = {"dwarves": suite.corpus_dwarves, "nfcorpus": suite.corpus_nfcorpus,
-                      "locomo": suite.corpus_locomo}[cname](args.datasets, work)
+            corpus = {
+                "dwarves": suite.corpus_dwarves,
+                "nfcorpus": suite.corpus_nfcorpus,
+                "locomo": suite.corpus_locomo,
+            }[cname](args.datasets, work)
         if cname == "locomo":
             corpus.queries = corpus.queries[::2]
         qs = [q for q in corpus.queries if q.split == args.split]

@@ -452,10 +452,12 @@ def checks(results: dict[str, Any], split: str) -> list[tuple[str, bool, str]]:
     """The targets the defaults are held to, on one split."""
     out: list[tuple[str, bool, str]] = []
     for cname, c in results["corpora"].items():
-        lex = c["runs"].get("-", {})
         for emb, modes in c["runs"].items():
-            if emb == "-" or "query" not in modes or split not in modes["query"]:
+            if emb.startswith("-") or "query" not in modes or split not in modes["query"]:
                 continue
+            # a labelled run (`previous`) is held to its own lexical rows when it has them
+            label = emb[emb.index(" (") :] if " (" in emb else ""
+            lex = c["runs"].get("-" + label) or c["runs"].get("-", {})
             q = modes["query"][split]["ndcg"]
             bm = lex.get("bm25", {}).get(split, {}).get("ndcg")
             fast = modes.get("fast", {}).get(split, {}).get("ndcg")
@@ -471,6 +473,7 @@ def checks(results: dict[str, Any], split: str) -> list[tuple[str, bool, str]]:
                             f"{q:.3f} vs {best[0]} {best[1]:.3f}"))
             if cname == "nfcorpus" and bm:
                 out.append((f"nfcorpus/{emb}: query >= 1.10 x bm25", q >= 1.10 * bm, f"{q / bm:.3f} x"))
+        lex = c["runs"].get("-", {})
         if cname == "dwarves" and "search" in lex and split in lex["search"]:
             qs = [q for q in c["queries"] if q["kind"] == "question" and (split == "all" or q["split"] == split)]
             ranks = lex["search"][split]["_ranks"]
@@ -479,7 +482,7 @@ def checks(results: dict[str, Any], split: str) -> list[tuple[str, bool, str]]:
     return out
 
 
-def write_markdown(results: dict[str, Any], path: Path, command: str) -> None:
+def write_markdown(results: dict[str, Any], path: Path, command: str, runs_note: str | None = None) -> None:
     lines = [
         "# Retrieval benchmarks",
         "",
@@ -487,11 +490,13 @@ def write_markdown(results: dict[str, Any], path: Path, command: str) -> None:
         "",
         f"    {command}",
         "",
+        *([runs_note, ""] if runs_note else []),
         "Every figure is at the user-facing default `-n 10`. `fts-or` is the floor: a plain SQLite FTS5",
         "table over the same files with the query's words OR-ed, measured in the same run. `-` rows do",
         "not depend on the embedder. `hit` is the share of queries that return anything at all. An embedder",
-        "labelled `(previous)` is the code before the current defaults, run on the same cached indexes",
-        "(`GNO_SUITE_SRC`), merged with `--from-json`.",
+        "(and a `-` row) labelled `(previous)` is the code before the current defaults, run on the same",
+        "cached indexes (`GNO_SUITE_SRC`), merged with `--from-json`; its targets are checked against its",
+        "own lexical rows.",
         "",
         "Defaults are chosen on the **tune** part of each corpus and judged on the **report** part:",
         "",
@@ -552,6 +557,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--write", type=Path, default=None, help="write the markdown report here")
     ap.add_argument("--json", type=Path, default=None, help="write all figures (and per-query ranks) as JSON")
+    ap.add_argument("--runs-note", default=None, help="with --write: a paragraph saying how the merged runs were made")
     ap.add_argument(
         "--from-json",
         nargs="+",
@@ -632,7 +638,7 @@ def merge_runs(files: list[Path]) -> dict[str, Any]:
         for cname, c in r["corpora"].items():
             dst = out["corpora"].setdefault(cname, {**c, "runs": {}})
             for emb, modes in c["runs"].items():
-                name = emb if not label or emb == "-" else f"{emb} ({label})"
+                name = emb if not label else f"{emb} ({label})"
                 dst["runs"].setdefault(name, {}).update(modes)
         for cname, per in r.get("embed", {}).items():
             for emb, e in per.items():
@@ -655,8 +661,12 @@ def report(results: dict[str, Any], args: argparse.Namespace, argv: list[str] | 
     if "ask" in results:
         print({k: v for k, v in results["ask"].items() if k != "rows"})
     if args.write:
-        cmd = "python bench/retrieval_suite.py " + " ".join(a for a in (argv or sys.argv[1:]) if a)
-        write_markdown(results, args.write, cmd)
+        given = list(argv or sys.argv[1:])
+        if "--runs-note" in given:  # the note is printed as prose, not repeated in the command
+            i = given.index("--runs-note")
+            del given[i : i + 2]
+        cmd = "python bench/retrieval_suite.py " + " ".join(a for a in given if a)
+        write_markdown(results, args.write, cmd, args.runs_note)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
     return 0

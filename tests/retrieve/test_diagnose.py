@@ -109,7 +109,7 @@ def test_returned_target_has_a_full_trace(linked: Engine) -> None:
         "hybrid",
         True,
         True,
-        4,
+        6,  # vector hits at or below their pool's median stay candidates, ranked after the evidence
         10,
         20,
     )
@@ -134,13 +134,13 @@ def test_ranking_miss_is_told_apart(linked: Engine) -> None:
     st = by_name(d)
     assert (st["final"].present, st["final"].rank, st["final"].survived, st["final"].drop_reason) == (
         True,
-        3,
+        4,
         False,
         "below_cutoff",
     )
     # the stage that placed it past the limit is named
     assert d.verdict == (
-        "ranking miss: retrieved by vector but ranked 3 (limit 1): graph ranked it 3; "
+        "ranking miss: retrieved by vector but ranked 4 (limit 1): graph ranked it 6; "
         "raise -n or -C, or sharpen the query"
     )
     assert [h.uri for h in linked.query("outage", limit=1).results] == ["gno://kb/incident.md"]
@@ -235,7 +235,7 @@ def test_cli_diagnose_json_and_text(linked: Engine, cli: Cli) -> None:
     lines = r.stdout.splitlines()
     assert lines[0] == "target gno://kb/reviews.md: diagnosed"
     assert [ln.split()[0] for ln in lines[1:8]] == STAGES
-    assert lines[-1].startswith("ranking miss: retrieved by vector but ranked 3 (limit 1): graph ranked it 3")
+    assert lines[-1].startswith("ranking miss: retrieved by vector but ranked 4 (limit 1): graph ranked it 6")
     r = cli("query", "diagnose", "outage", "--target", "kb/nope.md", "--json")
     assert r.exit_code == 0 and r.json["target"]["status"] == "not_found"
     r = cli("query", "diagnose", "outage")

@@ -121,22 +121,30 @@ def compile_fts(q: str | ParsedQuery, *, any_term: bool = False, prefix: bool = 
     return expr
 
 
-#: Function and question words: never worth matching on their own (query legs, facets, feedback).
-STOPWORDS = frozenset(
-    """a an and are as at be been but by can could did do does doing done for from had has have how i if in into
+#: Grammatical function words (articles, auxiliaries, pronouns, wh-words, prepositions,
+#: conjunctions, quantifiers): never worth matching on their own, not even in an any-term match.
+FUNCTION_WORDS = frozenset(
+    """a an and are as at be been but by can could did do does for from had has have how i if in into
     is it its me my no not of on or our so than that the their them then there these they this those to up us
     was we were what when where which who whom why will with would you your about after again all also any
-    because before being between both during each few further here just more most other over same should some
-    such through under until very while yes he she his her him hers into answer tell know find show give list
-    explain describe please much many one ones thing things way ways use used using get got ever""".split()
+    both each more most other over some such under very just he she his her him hers""".split()
+)
+#: ... plus the words a request is phrased with ("show", "explain", "way", "use", "done"): dropped where
+#: every word must match (a conjunctive search, facets, feedback terms), but in a note they are content
+#: ("Show, don't tell", "Jobs to be done"), so the any-term BM25 leg keeps them and lets IDF weigh them.
+STOPWORDS = FUNCTION_WORDS | frozenset(
+    """doing done because before being between during few further here same should through until while yes
+    answer tell know find show give list explain describe please much many one ones thing things way ways use
+    used using get got ever""".split()
 )
 
 
-def content_query(pq: ParsedQuery) -> ParsedQuery:
+def content_query(pq: ParsedQuery, stopwords: frozenset[str] = STOPWORDS) -> ParsedQuery:
     """The same query without stopword-only terms and possessive endings (`Caroline's` → `Caroline`).
 
     Natural-language questions put every term of a conjunctive match at risk on words like "what" or
-    "did"; dropping them keeps the match about the content. Quoted phrases stay as written.
+    "did"; dropping them keeps the match about the content. Quoted phrases stay as written. An
+    any-term match passes `FUNCTION_WORDS`, the smaller list.
     """
     keep: list[Term] = []
     for t in pq.positives:
@@ -145,6 +153,6 @@ def content_query(pq: ParsedQuery) -> ParsedQuery:
             continue
         text = re.sub(r"['’]s$", "", t.text, flags=re.IGNORECASE)
         words = word_tokens(text)
-        if any(len(w) > 1 and w not in STOPWORDS for w in words):
+        if any(len(w) > 1 and w not in stopwords for w in words):
             keep.append(Term(text, False))
     return ParsedQuery(tuple(keep) or pq.positives, pq.negatives)

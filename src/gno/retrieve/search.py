@@ -3,7 +3,7 @@
 Conjunctive first: documents that contain every content word of the query (`match: all`). A
 question typed in words ("how do I embed a file") rarely has all its words in one note, so when
 fewer than the limit match all of them, the rest is filled with documents matching any content word
-(stopwords dropped, `match: partial`), ranked after every full match. Quoted phrases, `-negations`
+(only function words dropped, `match: partial`), ranked after every full match. Quoted phrases, `-negations`
 and hyphenated identifiers keep their exact meaning in both passes (a negation excludes in both).
 Words are stemmed (porter) and prefix-matched, so "stores" also finds "stored".
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 
 from gno.records import NamedTuple
-from gno.retrieve.grammar import ParsedQuery, compile_fts, content_query, parse_query
+from gno.retrieve.grammar import FUNCTION_WORDS, ParsedQuery, compile_fts, content_query, parse_query
 from gno.retrieve.snippets import pick_snippet
 from gno.store.db import Store
 from gno.store.fts import BM25Hit, DocFilter, FtsQueryError, bm25_search, count_matches
@@ -187,17 +187,20 @@ def search_page(store: Store, query: str, f: DocFilter, opts: SearchOptions) -> 
     t0 = time.perf_counter()
     pq = parse_query(query)
     cq = content_query(pq)
+    # any-term matching drops function words only: the words a request is phrased with ("show",
+    # "done") are content in some note, and BM25's IDF weighs them
+    aq = content_query(pq, FUNCTION_WORDS)
     limit = max(opts.limit, 1)
-    hits = run_bm25(store, cq, f, limit, any_term=opts.any_term, raw=query)
+    hits = run_bm25(store, aq if opts.any_term else cq, f, limit, any_term=opts.any_term, raw=query)
     top = hits[0].raw if hits and hits[0].raw > 0 else 1.0
     scored = [(h.doc_id, max(0.0, min(1.0, h.raw / top))) for h in hits]
     total = len(hits)
     if len(hits) >= limit:
-        total = count_matches(store, compile_fts(cq, any_term=opts.any_term), f)
+        total = count_matches(store, compile_fts(aq if opts.any_term else cq, any_term=opts.any_term), f)
     partial: set[int] = set()
     if len(hits) < limit and not opts.any_term and len(cq.positives) > 1:
         seen = {h.doc_id for h in hits}
-        more = [h for h in run_bm25(store, cq, f, limit + len(hits), any_term=True, raw=query) if h.doc_id not in seen]
+        more = [h for h in run_bm25(store, aq, f, limit + len(hits), any_term=True, raw=query) if h.doc_id not in seen]
         more = more[: limit - len(hits)]
         if more:
             ceiling = PARTIAL_CEILING * min((s for _, s in scored), default=1.0 / PARTIAL_CEILING)
