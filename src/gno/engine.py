@@ -176,9 +176,10 @@ class Engine:
     def lease(
         self, wait_s: float | None = None, busy_code: ErrorCode = ErrorCode.LOCKED
     ) -> AbstractContextManager[None]:
-        from gno.lease import DEFAULT_LOCK_WAIT_S, write_lease
+        from gno.lease import default_wait, write_lease
 
-        return write_lease(self.settings.lease_path, DEFAULT_LOCK_WAIT_S if wait_s is None else wait_s, busy_code)
+        wait = default_wait(self.settings.env) if wait_s is None else wait_s
+        return write_lease(self.settings.lease_path, wait, busy_code)
 
     def collection(self, name: str) -> CollectionConfig:
         return self.config.require(name)

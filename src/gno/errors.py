@@ -47,7 +47,6 @@ class ErrorCode(StrEnum):
     COLLECTION_OVERLAP = "COLLECTION_OVERLAP"
     PRUNE_REQUIRED = "PRUNE_REQUIRED"
     PATH_NOT_FOUND = "PATH_NOT_FOUND"
-    INDEX_NOT_FOUND = "INDEX_NOT_FOUND"
     LOCKED = "LOCKED"
     RUNTIME = "RUNTIME"
     NOT_RUNNING = "NOT_RUNNING"
@@ -120,7 +119,6 @@ ERROR_TABLE: dict[ErrorCode, Mapping] = {
     ErrorCode.COLLECTION_OVERLAP: Mapping(1, 409, "CONFLICT"),
     ErrorCode.PRUNE_REQUIRED: Mapping(1, 409, "CONFLICT"),
     ErrorCode.PATH_NOT_FOUND: _V,
-    ErrorCode.INDEX_NOT_FOUND: _NF,
     ErrorCode.LOCKED: Mapping(4, 409, "BUSY"),
     ErrorCode.RUNTIME: Mapping(2, 500, "RUNTIME"),
     ErrorCode.NOT_RUNNING: Mapping(3, 503, "RUNTIME"),

@@ -3,13 +3,14 @@
 Every write (sync, embed, remember, capture, edit) runs under this lease, so a CLI `gno
 remember` and an MCP `gno_remember` serialise on the same file lock. It is an flock, released
 by the kernel if the holder dies. Callers that cannot get it within the wait window get a
-BUSY error (exit 4 / HTTP 409) naming `--lock-wait`.
+BUSY error (exit 4 / HTTP 409) naming `--lock-wait`. Calls that name no wait (REST, MCP, the
+SDK) wait `GNO_LOCK_WAIT` (a duration, default 120 s): a server can answer busy fast instead.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -32,6 +33,11 @@ def parse_duration(text: str | float | int | None, default: float = DEFAULT_LOCK
     n = float(m.group(1))
     unit = m.group(2) or "s"
     return n * {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}[unit]
+
+
+def default_wait(env: Mapping[str, str]) -> float:
+    """The wait of a call that names none: `GNO_LOCK_WAIT` from the settings' environment, else 120 s."""
+    return parse_duration(env.get("GNO_LOCK_WAIT", "").strip() or None)
 
 
 @contextmanager

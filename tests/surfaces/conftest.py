@@ -64,10 +64,12 @@ class SurfaceEnv:
     notes: Path
     tmp: Path
     extra: list[dict[str, Any]] = field(default_factory=list)
+    models: dict[str, str] = field(default_factory=dict)
 
     def write_config(self) -> None:
         cfg = {
             "version": "1.0",
+            **({"models": self.models} if self.models else {}),
             "collections": [
                 {"name": "memory", "path": str(self.memory), "pattern": "**/*.md", "memoryManaged": True},
                 {"name": "notes", "path": str(self.notes), "pattern": "**/*.md"},
@@ -118,6 +120,15 @@ class SurfaceEnv:
             return self.engine.recall(
                 RecallRequest(query=query, scopes=scopes or [SCOPE], caller=CALLER, session=SESSION)
             )
+
+    def files(self) -> dict[str, bytes]:
+        """Every file of both collections (what a refused write must leave untouched)."""
+        return {
+            str(p.relative_to(self.tmp)): p.read_bytes()
+            for root in (self.memory, self.notes)
+            for p in sorted(root.rglob("*"))
+            if p.is_file()
+        }
 
     def fact_files(self) -> list[Path]:
         root = self.memory / "facts"

@@ -34,7 +34,7 @@ from gno.memory.records import (
 )
 from gno.retrieve.fusion import rrf_scores
 from gno.retrieve.grammar import compile_fts, content_query, parse_query
-from gno.store.fts import DocFilter, FtsQueryError, bm25_search
+from gno.store.fts import REBUILD_HINT, DocFilter, FtsQueryError, bm25_search
 
 if TYPE_CHECKING:
     from gno.index import IndexReader
@@ -105,7 +105,7 @@ def recall(
             except Exception as exc:  # noqa: BLE001 - degrade to lexical and say why
                 reason = f"vector leg failed: {exc}"
     except FtsQueryError as exc:
-        raise RuntimeFailure(f"recall query failed: {exc}", code=ErrorCode.MEMORY_QUERY_FAILED) from exc
+        raise RuntimeFailure(f"recall query failed: {exc}; {REBUILD_HINT}", code=ErrorCode.MEMORY_QUERY_FAILED) from exc
     fused = rrf([[str(i) for i in leg] for leg in legs], MEMORY_HYBRID_RRF_K if len(legs) > 1 else MEMORY_RRF_K)
     ids = [int(k) for k, _ in fused]
     recs = materialize(store, ids)

@@ -23,7 +23,7 @@ from gno.records import NamedTuple
 from gno.retrieve.grammar import FUNCTION_WORDS, ParsedQuery, compile_fts, content_query, parse_query
 from gno.retrieve.snippets import pick_snippet
 from gno.store.db import Store
-from gno.store.fts import BM25Hit, DocFilter, FtsQueryError, bm25_search, count_matches
+from gno.store.fts import REBUILD_HINT, BM25Hit, DocFilter, FtsQueryError, bm25_search, count_matches
 from gno.store.hits import hit_docs
 from gno.wire import wire
 
@@ -96,10 +96,10 @@ def run_bm25(
     expr = compile_fts(pq, any_term=any_term, raw=raw)
     try:
         return bm25_search(store, expr, f, limit)
-    except FtsQueryError as exc:  # pragma: no cover - compile_fts quotes everything
+    except FtsQueryError as exc:  # compile_fts quotes everything: the index itself is damaged
         from gno.errors import ErrorCode, RuntimeFailure
 
-        raise RuntimeFailure(f"full-text query failed: {exc}", code=ErrorCode.RUNTIME) from exc
+        raise RuntimeFailure(f"full-text query failed: {exc}; {REBUILD_HINT}", code=ErrorCode.RUNTIME) from exc
 
 
 def build_hits(

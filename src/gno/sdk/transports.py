@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote
 
 from gno.contract.base import CallContext
-from gno.errors import RuntimeFailure, from_body
+from gno.errors import GnoError, RuntimeFailure, from_body, from_exception
 
 if TYPE_CHECKING:
     from gno.contract import Capability
@@ -36,7 +36,12 @@ class LocalTransport:
         self.engine = engine
 
     def send(self, cap: Capability, req: Request) -> GnoModel:
-        return req.run(self.engine, self.CTX)
+        try:
+            return req.run(self.engine, self.CTX)
+        except GnoError:
+            raise
+        except Exception as exc:  # a crash reaches the caller as RUNTIME, like on every other surface
+            raise from_exception(exc) from exc
 
     def close(self) -> None:
         self.engine.close()

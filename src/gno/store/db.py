@@ -103,16 +103,9 @@ def _schema_sql() -> str:
 class Store:
     """One index database: one SQLite connection per thread that uses it, opened on first use."""
 
-    def __init__(self, path: str | os.PathLike[str], *, create: bool = True, readonly: bool = False) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, readonly: bool = False) -> None:
+        """Open the index at `path`, creating it when missing: the index is derived, never required."""
         self.path = os.fspath(path)  # a string: pathlib costs more at start-up than a search
-        if not os.path.exists(self.path) and not create:
-            from gno.errors import ErrorCode, RuntimeFailure  # on failure only: a cold search skips it
-
-            raise RuntimeFailure(
-                f"index database {path} does not exist: run `gno update`",
-                code=ErrorCode.INDEX_NOT_FOUND,
-                details={"path": self.path},
-            )
         os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
         self._local = _thread._local()
         self._opened: list[sqlite3.Connection] = []

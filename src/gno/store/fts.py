@@ -91,7 +91,7 @@ def bm25_search(store: Store, expr: str, f: DocFilter, limit: int) -> list[BM25H
     )
     try:
         rows = store.conn.execute(sql, (*BM25_WEIGHTS, expr, *params, limit)).fetchall()
-    except sqlite3.OperationalError as exc:
+    except sqlite3.DatabaseError as exc:  # a bad expression, or a damaged full-text index
         raise FtsQueryError(str(exc)) from exc
     return [BM25Hit(int(r[0]), float(r[1])) for r in rows]
 
@@ -105,9 +105,13 @@ def count_matches(store: Store, expr: str, f: DocFilter, cap: int = 1000) -> int
     )
     try:
         return int(store.conn.execute(sql, (expr, *params, cap)).fetchone()[0])
-    except sqlite3.OperationalError as exc:
+    except sqlite3.DatabaseError as exc:  # a bad expression, or a damaged full-text index
         raise FtsQueryError(str(exc)) from exc
 
 
+#: the fix for a damaged index: it is derived from the files, so it can always be rebuilt
+REBUILD_HINT = "the index is derived from your files: delete it (`gno status` names it) and run `gno update`"
+
+
 class FtsQueryError(Exception):
-    """FTS5 rejected an expression (should not happen for compiled queries)."""
+    """FTS5 rejected an expression (not for compiled queries), or the full-text index is damaged."""
