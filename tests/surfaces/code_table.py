@@ -75,7 +75,7 @@ TABLE: dict[E, Row] = {
     E.PRUNE_REQUIRED: LOCAL_ROW,
     E.PATH_NOT_FOUND: row("cli", ("mcp rest sdk_local sdk_remote", CLI_ONLY_ADMIN), (SERVICE, SERVICE_NONE)),
     E.LOCKED: LOCAL_ROW,
-    E.RUNTIME: LOCAL_ROW,
+    E.RUNTIME: row(f"{_L} {_S}"),
     E.NOT_RUNNING: row("cli", ("mcp rest sdk_local sdk_remote", DAEMON_CLI), (SERVICE, SERVICE_NONE)),
     E.EXTRA_MISSING: row(_L, (SERVICE, EXTRA_LOCAL)),
     E.ALREADY_RUNNING: row("cli", ("mcp rest sdk_local sdk_remote", DAEMON_CLI), (SERVICE, SERVICE_NONE)),

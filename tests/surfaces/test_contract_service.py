@@ -59,7 +59,8 @@ def _rest(team: Team, op: str, body: dict[str, Any], key: str, headers: dict[str
 
     from gno.service.http import create_service_app
 
-    with contextlib.closing(TestClient(create_service_app(team.svc, mcp=False), base_url="http://127.0.0.1")) as c:
+    app = create_service_app(team.svc, mcp=False)
+    with contextlib.closing(TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False)) as c:
         resp = c.post(f"/v1/memory/{op}", json=body, headers={"Authorization": f"Bearer {key}", **headers})
     return resp.status_code, resp.json()
 
@@ -111,6 +112,14 @@ def _deleted_workspace(team: Team) -> None:
     delete_workspace(team.svc.backend, "old-team", "alpha", "acme")
 
 
+def _damaged_database(team: Team) -> None:
+    """A table of the service's database is gone (a foreign tool, a botched restore)."""
+    _remember(team, {"content": "deploys run from main"})
+    with contextlib.closing(sqlite3.connect(team.db_file)) as db:
+        db.execute("DROP TABLE graph_relations")
+        db.commit()
+
+
 def _idempotent_first(team: Team) -> None:
     status, doc = _rest(team, "remember", {"content": "first input"}, team.keys["alpha"], {"X-Idempotency-Key": "k-1"})
     assert status == 200, doc
@@ -132,6 +141,8 @@ CASES = [
     Case(E.INVALID_ARGUMENT, "remember", {"content": "   "}),
     Case(E.UNAUTHORIZED, "remember", REMEMBER, key="mmw_not-a-key"),
     Case(E.NOT_FOUND, "forget", {"memory_id": "00000000-0000-0000-0000-000000000000"}),
+    Case(E.NOT_FOUND, "no_such_operation", {}),  # an unknown route / tool: the same body, never FastAPI's
+    Case(E.RUNTIME, "search", {"query": "deploys"}, _damaged_database),
     Case(E.WORKSPACE_FORBIDDEN, "remember", {**REMEMBER, "workspace": "beta-team"}, _beta_owns_workspace),
     Case(E.WORKSPACE_DELETED, "remember", {**REMEMBER, "workspace": "old-team"}, _deleted_workspace),
     Case(E.QUOTA_EXCEEDED, "remember", REMEMBER, _quota),
@@ -152,7 +163,7 @@ DRIVEN.update((c.code, s) for c in CASES for s in c.surfaces)
 
 
 @pytest.mark.parametrize(
-    ("case", "surface"), [pytest.param(c, s, id=f"{c.code}-{s}") for c in CASES for s in c.surfaces]
+    ("case", "surface"), [pytest.param(c, s, id=f"{c.code}-{c.op}-{s}") for c in CASES for s in c.surfaces]
 )
 def test_service_error_contract(case: Case, surface: str, team: Team) -> None:
     if case.setup is not None:

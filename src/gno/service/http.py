@@ -20,10 +20,11 @@ import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from gno import __version__
-from gno.errors import GnoError
+from gno.errors import ErrorCode, GnoError
 from gno.service.api import MemoryService
 from gno.service.errors import service_body
 from gno.service.mcp_tools import bearer, build_service_mcp
@@ -111,6 +112,11 @@ def create_service_app(
         return JSONResponse(
             {"error": f"invalid request: {where}: {first.get('msg')}", "code": "INVALID_ARGUMENT"}, status_code=400
         )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = ErrorCode.NOT_FOUND if exc.status_code == 404 else ErrorCode.INVALID_ARGUMENT
+        return JSONResponse({"error": str(exc.detail), "code": str(code)}, status_code=exc.status_code)
 
     @app.exception_handler(Exception)
     async def _crash(_: Request, exc: Exception) -> JSONResponse:

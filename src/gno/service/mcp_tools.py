@@ -13,6 +13,7 @@ request to carry a bearer header; the HTTP server never sets it.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -39,6 +40,7 @@ from gno.service.models import (
 from gno.service.tenancy import Principal
 
 T = TypeVar("T")
+log = logging.getLogger("gno.service.mcp")
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
 FORGET = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False)
@@ -67,6 +69,19 @@ def _invalid(err: PydanticValidationError) -> GnoError:
     return invalid(f"invalid request: {where}: {first.get('msg')}")
 
 
+def _tool_error(exc: ToolError) -> GnoError:
+    """The code of a failed tool call: the service's refusal, bad parameters, an unknown tool or a crash."""
+    cause = exc.__cause__
+    if isinstance(cause, GnoError):
+        return cause
+    if isinstance(cause, PydanticValidationError):
+        return _invalid(cause)
+    if cause is None:  # the SDK's own refusal: no such tool
+        return refuse(ErrorCode.NOT_FOUND, str(exc))
+    log.error("tool failed", exc_info=cause)
+    return refuse(ErrorCode.RUNTIME, f"internal error: {type(cause).__name__}")  # the HTTP face's text
+
+
 class ServiceMCPServer(MCPServer[Any]):
     """Tool failures keep the seed's text and carry the code as structured content."""
 
@@ -76,10 +91,7 @@ class ServiceMCPServer(MCPServer[Any]):
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
-            cause = exc.__cause__
-            err = _invalid(cause) if isinstance(cause, PydanticValidationError) else cause
-            if not isinstance(err, GnoError):
-                raise
+            err = _tool_error(exc)
             text = f"Error executing tool {name}: {err.message}"
             return CallToolResult(
                 content=[TextContent(type="text", text=text)], structured_content=err.to_body(), is_error=True
