@@ -23,7 +23,7 @@ SERVICE = ("service_rest", "service_mcp")
 ALL = (*LOCAL, *SERVICE)
 
 # -- exemption reasons (one line each) -------------------------------------------------------------
-SERVICE_NONE = "the team service has no collections, documents or local index: it never answers this"
+SERVICE_NONE = "a code of the local engine (collections, documents, its index): the team service has none"
 SERVICE_ONLY = "a team-service refusal: the local surfaces have no keys, tenants, quotas or workspaces"
 SERVICE_VALIDATION = "the team service answers bad input with INVALID_ARGUMENT (its clients' code)"
 CLI_ONLY_ADMIN = "collections are added by `gno collection add` only (no capability on MCP/REST/SDK)"
@@ -59,27 +59,32 @@ def row(covered: str, *groups: tuple[tuple[str, ...] | str, str]) -> Row:
 
 _L = " ".join(LOCAL)
 _S = " ".join(SERVICE)
+_NOT_CLI = "mcp rest sdk_local sdk_remote"
 LOCAL_ROW = row(_L, (SERVICE, SERVICE_NONE))
+EVERYWHERE = row(f"{_L} {_S}")
+ADMIN_ROW = row("cli", (_NOT_CLI, CLI_ONLY_ADMIN), (SERVICE, SERVICE_NONE))
+DAEMON_ROW = row("cli", (_NOT_CLI, DAEMON_CLI), (SERVICE, SERVICE_NONE))
+SERVICE_ROW = row(_S, (LOCAL, SERVICE_ONLY))
 
 #: THE coverage table: code → surfaces driven, and why not elsewhere
 TABLE: dict[E, Row] = {
     E.VALIDATION: row(_L, (SERVICE, SERVICE_VALIDATION)),
     E.INVALID_QUERY: LOCAL_ROW,
     E.INVALID_REF: LOCAL_ROW,
-    E.NOT_FOUND: row(f"{_L} {_S}"),
+    E.NOT_FOUND: EVERYWHERE,
     E.NOT_INITIALIZED: LOCAL_ROW,
     E.CONFIG_INVALID: LOCAL_ROW,
     E.COLLECTION_NOT_FOUND: LOCAL_ROW,
-    E.COLLECTION_EXISTS: row("cli", ("mcp rest sdk_local sdk_remote", CLI_ONLY_ADMIN), (SERVICE, SERVICE_NONE)),
-    E.COLLECTION_OVERLAP: row("cli", ("mcp rest sdk_local sdk_remote", CLI_ONLY_ADMIN), (SERVICE, SERVICE_NONE)),
+    E.COLLECTION_EXISTS: ADMIN_ROW,
+    E.COLLECTION_OVERLAP: ADMIN_ROW,
     E.PRUNE_REQUIRED: LOCAL_ROW,
-    E.PATH_NOT_FOUND: row("cli", ("mcp rest sdk_local sdk_remote", CLI_ONLY_ADMIN), (SERVICE, SERVICE_NONE)),
+    E.PATH_NOT_FOUND: ADMIN_ROW,
     E.LOCKED: LOCAL_ROW,
-    E.RUNTIME: row(f"{_L} {_S}"),
-    E.NOT_RUNNING: row("cli", ("mcp rest sdk_local sdk_remote", DAEMON_CLI), (SERVICE, SERVICE_NONE)),
+    E.RUNTIME: EVERYWHERE,
+    E.NOT_RUNNING: DAEMON_ROW,
     E.EXTRA_MISSING: row(_L, (SERVICE, EXTRA_LOCAL)),
-    E.ALREADY_RUNNING: row("cli", ("mcp rest sdk_local sdk_remote", DAEMON_CLI), (SERVICE, SERVICE_NONE)),
-    E.ADDRESS_IN_USE: row("cli", ("mcp rest sdk_local sdk_remote", SERVE_CLI), (SERVICE, SERVE_CLI)),
+    E.ALREADY_RUNNING: DAEMON_ROW,
+    E.ADDRESS_IN_USE: row("cli", (_NOT_CLI, SERVE_CLI), (SERVICE, SERVE_CLI)),
     E.CONTENT_TYPE_REQUIRED: row(
         "rest", ("cli mcp sdk_local", HTTP_ONLY), ("sdk_remote", SDK_SENDS_JSON), (SERVICE, SERVICE_NONE)
     ),
@@ -119,15 +124,15 @@ TABLE: dict[E, Row] = {
     E.MEMORY_WRITE_LEASE_BUSY: LOCAL_ROW,
     E.MEMORY_SYNC_FAILED: LOCAL_ROW,
     E.MEMORY_QUERY_FAILED: LOCAL_ROW,
-    E.INVALID_ARGUMENT: row(_S, (LOCAL, SERVICE_ONLY)),
-    E.WORKSPACE_FORBIDDEN: row(_S, (LOCAL, SERVICE_ONLY)),
-    E.QUOTA_EXCEEDED: row(_S, (LOCAL, SERVICE_ONLY)),
-    E.ACCOUNT_SUSPENDED: row(_S, (LOCAL, SERVICE_ONLY)),
-    E.ACCOUNT_READ_ONLY: row(_S, (LOCAL, SERVICE_ONLY)),
+    E.INVALID_ARGUMENT: SERVICE_ROW,
+    E.WORKSPACE_FORBIDDEN: SERVICE_ROW,
+    E.QUOTA_EXCEEDED: SERVICE_ROW,
+    E.ACCOUNT_SUSPENDED: SERVICE_ROW,
+    E.ACCOUNT_READ_ONLY: SERVICE_ROW,
     E.IDEMPOTENCY_CONFLICT: row("service_rest", (LOCAL, SERVICE_ONLY), ("service_mcp", IDEMPOTENCY_HTTP)),
-    E.WORKSPACE_DELETED: row(_S, (LOCAL, SERVICE_ONLY)),
-    E.GUARD_REJECTED: row(_S, (LOCAL, SERVICE_ONLY)),
-    E.RATE_LIMITED: row(_S, (LOCAL, SERVICE_ONLY)),
+    E.WORKSPACE_DELETED: SERVICE_ROW,
+    E.GUARD_REJECTED: SERVICE_ROW,
+    E.RATE_LIMITED: SERVICE_ROW,
 }
 
 

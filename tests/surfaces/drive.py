@@ -74,8 +74,13 @@ def mcp_arguments(call: Call) -> tuple[str, dict[str, Any]]:
     return cap.tool_name, {to_camel(k): v for k, v in call.args.items() if k not in cap.identity}
 
 
-def expect_error(surface: str, call: Call, code: ErrorCode, request: pytest.FixtureRequest) -> dict[str, Any]:
-    """Make `call` on `surface`; assert the code, exit code / status and envelope; the envelope."""
+def expect_error(
+    surface: str, call: Call, code: ErrorCode, request: pytest.FixtureRequest, *, mcp: str = "mcp_rw"
+) -> dict[str, Any]:
+    """Make `call` on `surface`; assert the code, exit code / status and envelope; the envelope.
+
+    `mcp` names the MCP server fixture (`mcp_ro`: the server started without --enable-write).
+    """
     mapping = ERROR_TABLE[code]
     if surface == "cli":
         assert call.cli, f"{call.capability}: no CLI words for this case"
@@ -84,9 +89,9 @@ def expect_error(surface: str, call: Call, code: ErrorCode, request: pytest.Fixt
         assert r.exit_code == mapping.exit_code, (r.exit_code, r.stdout, r.stderr)
         return expect_envelope(json.loads(r.stdout), code)
     if surface == "mcp":
-        mcp: McpDriver = request.getfixturevalue("mcp_rw")
+        server: McpDriver = request.getfixturevalue(mcp)
         tool, args = mcp_arguments(call)
-        out = mcp.call(tool, args)
+        out = server.call(tool, args)
         assert out.is_error is True, out
         assert json.loads(out.text) == out.structured
         return expect_envelope(out.structured, code)

@@ -7,9 +7,10 @@ ONE parametrised table drives (capability, bad input, expected code) through:
 - REST  the ASGI app: status = ERROR_TABLE[code].http_status, body envelope code;
 - SDK   `gno.Client.open()` and `gno.Client.connect(url)`: raises `error_class_for(code)` with `.code`.
 
-A combination a surface cannot express is skipped *in the table*, with the reason. Then positive
-parity: one recall gives the same facts everywhere, and recall receipts fence `remember` across
-surfaces (MCP receipt → CLI, CLI receipt → MCP / REST / SDK).
+A combination a surface cannot express is skipped *in the table*, with the reason. The MCP, REST
+and SDK calls are built from the capability table (`drive.py`); the CLI words here. Bad *state*
+(config, lease, index, models, servers) is `test_contract_codes.py` and its siblings;
+`code_table.py` says which surfaces every code reaches. Positive parity: `test_contract_parity.py`.
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ from typing import Any
 
 import pytest
 
-from gno.errors import ERROR_TABLE, ErrorCode, GnoError, error_class_for
+from gno.errors import ERROR_TABLE, ErrorCode
 
-from .conftest import CALLER, MCP_CLIENT_NAME, SCOPE, SESSION, CliRun, McpDriver, SurfaceEnv
+from .conftest import CALLER, SCOPE, SESSION, SurfaceEnv
+from .drive import Call, expect_error
 
 SURFACES = ("cli", "mcp", "rest", "sdk_local", "sdk_remote")
 STALE_HASH = "0" * 64
@@ -251,20 +253,7 @@ def test_every_code_in_the_table_is_a_real_code_with_a_mapping() -> None:
     }
 
 
-# -- per-surface drivers ------------------------------------------------------------------------
-
-
-def _camel(args: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
-    return {names.get(k, k): v for k, v in args.items()}
-
-
-REMEMBER_WIRE = {
-    "predecessor_uri": "predecessorUri",
-    "predecessor_hash": "predecessorHash",
-    "derived_from": "derivedFrom",
-}
-RECALL_WIRE = {"max_facts": "maxFacts", "max_tokens": "maxTokens"}
-CAPTURE_WIRE = {"collision_policy": "collisionPolicy", "folder_path": "folderPath"}
+# -- the CLI words of a case ---------------------------------------------------------------------
 
 
 def _cli_args(capability: str, a: dict[str, Any], tmp: Path) -> list[str]:
@@ -315,67 +304,6 @@ def _cli_args(capability: str, a: dict[str, Any], tmp: Path) -> list[str]:
     raise AssertionError(f"no CLI for {capability}")
 
 
-def _mcp_call(capability: str, a: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    if capability == "search":
-        return "gno_search", dict(a)
-    if capability == "get":
-        return "gno_get", dict(a)
-    if capability == "recall":
-        return "gno_recall", _camel(a, RECALL_WIRE)
-    if capability == "remember":
-        return "gno_remember", _camel(a, REMEMBER_WIRE)
-    if capability == "capture":
-        return "gno_capture", _camel(a, CAPTURE_WIRE)
-    raise AssertionError(f"no MCP tool for {capability}")
-
-
-def _rest_call(rest: Any, capability: str, a: dict[str, Any]) -> Any:
-    ident = {"caller": CALLER, "session": SESSION}
-    if capability == "search":
-        return rest.post("/api/search", json=a)
-    if capability == "get":
-        return rest.get("/api/doc", params={"uri": a["ref"]})
-    if capability == "recall":
-        return rest.post("/api/memory/recall", json={**_camel(a, RECALL_WIRE), **ident})
-    if capability == "remember":
-        return rest.post("/api/memory/remember", json={**_camel(a, REMEMBER_WIRE), **ident})
-    if capability == "capture":
-        return rest.post("/api/capture", json=_camel(a, CAPTURE_WIRE))
-    if capability == "update_doc":
-        doc_id = a["ref"].removeprefix("#")
-        return rest.put(
-            f"/api/docs/{doc_id}",
-            json={"content": a["content"], "expectedSourceHash": a["expected_source_hash"]},
-        )
-    raise AssertionError(capability)
-
-
-def _sdk_call(client: Any, capability: str, a: dict[str, Any]) -> Any:
-    a = dict(a)
-    if capability == "search":
-        return client.search(a.pop("query"), **a)
-    if capability == "get":
-        return client.get(a.pop("ref"))
-    if capability == "recall":
-        return client.recall(a.pop("query"), **a)
-    if capability == "remember":
-        return client.remember(a.pop("text"), **a)
-    if capability == "capture":
-        return client.capture(a.pop("content"), **a)
-    if capability == "update_doc":
-        return client.update_doc(a["ref"], a["content"], a["expected_source_hash"])
-    raise AssertionError(capability)
-
-
-def _expect_envelope(body: Any, code: ErrorCode) -> None:
-    assert isinstance(body, dict) and set(body) == {"error"}, body
-    err = body["error"]
-    assert set(err) == {"code", "message", "details"}, err
-    assert err["code"] == str(code), err
-    assert isinstance(err["message"], str) and err["message"], err
-    assert isinstance(err["details"], dict), err
-
-
 # -- the one contract test ------------------------------------------------------------------------
 
 
@@ -384,184 +312,7 @@ def test_error_contract(case: Case, surface: str, env: SurfaceEnv, request: pyte
     args = dict(case.args)
     if case.setup is not None:
         args.update(case.setup(env))
-    before = env.fact_files()
-    mapping = ERROR_TABLE[case.code]
-
-    if surface == "cli":
-        cli: CliRun = request.getfixturevalue("cli")
-        r = cli(*_cli_args(case.capability, args, env.tmp))
-        assert r.exit_code == mapping.exit_code, (r.exit_code, r.stdout, r.stderr)
-        _expect_envelope(r.json, case.code)
-    elif surface == "mcp":
-        mcp: McpDriver = request.getfixturevalue("mcp_ro" if case.read_only_mcp else "mcp_rw")
-        tool, tool_args = _mcp_call(case.capability, args)
-        out = mcp.call(tool, tool_args)
-        assert out.is_error is True, out
-        _expect_envelope(out.structured, case.code)
-        assert json.loads(out.text) == out.structured  # the text content is the same envelope
-    elif surface == "rest":
-        resp = _rest_call(request.getfixturevalue("rest"), case.capability, args)
-        assert resp.status_code == mapping.http_status, (resp.status_code, resp.text)
-        _expect_envelope(resp.json(), case.code)
-    else:
-        client = request.getfixturevalue(surface)
-        with pytest.raises(GnoError) as ei:
-            _sdk_call(client, case.capability, args)
-        assert ei.value.code == case.code, (ei.value.code, ei.value.message)
-        assert type(ei.value) is error_class_for(case.code), type(ei.value)
-        assert ei.value.exit_code == mapping.exit_code
-        assert ei.value.http_status == mapping.http_status
-
-    # an error never writes a fact
-    assert env.fact_files() == before
-
-
-# -- positive parity ----------------------------------------------------------------------------
-
-
-def _seed_facts(env: SurfaceEnv) -> list[str]:
-    uris = [
-        env.add_fact("Prod deploys run from the main branch only").uri,
-        env.add_fact("Staging deploys happen on Mondays").uri,
-        env.add_fact("The deploy pipeline posts to the releases channel").uri,
-        env.add_fact("Lunch is at noon", scopes=["team:social"]).uri,
-    ]
-    return uris
-
-
-def test_recall_is_the_same_object_on_every_surface(
-    env: SurfaceEnv, cli: CliRun, mcp_rw: McpDriver, rest: Any, sdk_local: Any, sdk_remote: Any
-) -> None:
-    uris = _seed_facts(env)
-    q = "deploys"
-    results: dict[str, dict[str, Any]] = {}
-
-    r = cli("recall", "--json", "--caller", CALLER, "--session", SESSION, "-s", SCOPE, "--", q)
-    assert r.exit_code == 0, r.stdout
-    results["cli"] = r.json
-    out = mcp_rw.call("gno_recall", {"query": q, "scopes": [SCOPE]})
-    assert out.is_error is False, out
-    assert out.structured is not None
-    results["mcp"] = out.structured
-    resp = rest.post("/api/memory/recall", json={"query": q, "scopes": [SCOPE], "caller": CALLER, "session": SESSION})
-    assert resp.status_code == 200, resp.text
-    results["rest"] = resp.json()
-    results["sdk_local"] = sdk_local.recall(q, scopes=[SCOPE]).dump()
-    results["sdk_remote"] = sdk_remote.recall(q, scopes=[SCOPE]).dump()
-
-    ref = results["sdk_local"]
-    # the three deploy facts of the scope; the fact in another scope is never recalled
-    assert sorted(f["uri"] for f in ref["facts"]) == sorted(uris[:3])
-    for surface, res in results.items():
-        assert [(f["uri"], f["contentHash"]) for f in res["facts"]] == [
-            (f["uri"], f["contentHash"]) for f in ref["facts"]
-        ], surface
-        assert res["facts"] == ref["facts"], surface  # the whole fact objects, scores included
-        assert res["budget"] == ref["budget"], surface
-        assert res["retrieval"]["mode"] == "lexical", surface
-        assert res.get("hint") == ref.get("hint"), surface
-        if surface != "mcp":  # MCP says why it is lexical in its own words (no model per call)
-            assert res["retrieval"] == ref["retrieval"], surface
-        for key in ("memoryIds", "spanHashes"):
-            assert res["receipt"][key] == ref["receipt"][key], (surface, key)
-    # identity: REST/SDK carry the request's; MCP takes it from the connection, never from arguments
-    for surface in ("cli", "rest", "sdk_local", "sdk_remote"):
-        assert (results[surface]["receipt"]["caller"], results[surface]["receipt"]["session"]) == (
-            CALLER,
-            SESSION,
-        ), surface
-    assert results["mcp"]["receipt"]["caller"] == MCP_CLIENT_NAME
-    assert results["mcp"]["receipt"]["session"] == "test"
-
-
-def test_an_mcp_receipt_fences_cli_remember(env: SurfaceEnv, cli: CliRun, mcp_rw: McpDriver) -> None:
-    fact = env.add_fact("Staging deploys happen on Mondays")
-    out = mcp_rw.call("gno_recall", {"query": "staging deploys", "scopes": [SCOPE]})
-    assert out.is_error is False and out.structured is not None
-    assert [f["uri"] for f in out.structured["facts"]] == [fact.uri]
-    before = env.fact_files()
-    for name, payload in (("whole", out.structured), ("receipt-only", out.structured["receipt"])):
-        f = env.tmp / f"mcp-{name}.json"
-        f.write_text(json.dumps(payload), encoding="utf-8")
-        r = cli("remember", "--json", "-s", SCOPE, "--add", "--receipt", str(f), "--", fact.text)
-        assert r.exit_code == ERROR_TABLE[ErrorCode.MEMORY_FENCED_REPLAY].exit_code, r.stdout
-        assert r.error_code == "MEMORY_FENCED_REPLAY", name
-        assert r.json["error"]["details"]["receiptDigest"] == out.structured["receipt"]["digest"]
-    assert env.fact_files() == before
-
-
-@pytest.mark.parametrize("surface", ["cli", "mcp", "rest", "sdk_local", "sdk_remote"])
-def test_a_cli_receipt_fences_every_surface(
-    surface: str, env: SurfaceEnv, cli: CliRun, request: pytest.FixtureRequest
-) -> None:
-    fact = env.add_fact("Staging deploys happen on Mondays")
-    r = cli("recall", "--json", "-s", SCOPE, "--", "staging deploys")
-    assert r.exit_code == 0, r.stdout
-    saved = r.json
-    assert [f["uri"] for f in saved["facts"]] == [fact.uri]
-    receipt = saved["receipt"]
-    before = env.fact_files()
-    code = ErrorCode.MEMORY_FENCED_REPLAY
-    if surface == "cli":
-        f = env.tmp / "cli-recall.json"
-        f.write_text(r.stdout, encoding="utf-8")
-        out = cli("remember", "--json", "-s", SCOPE, "--add", "--receipt", str(f), "--", fact.text)
-        assert out.exit_code == ERROR_TABLE[code].exit_code
-        body = out.json
-    elif surface == "mcp":
-        mcp: McpDriver = request.getfixturevalue("mcp_rw")
-        res = mcp.call("gno_remember", {"text": fact.text, "scopes": [SCOPE], "decision": "add", "receipt": receipt})
-        assert res.is_error is True
-        body = res.structured
-    elif surface == "rest":
-        rest = request.getfixturevalue("rest")
-        resp = rest.post(
-            "/api/memory/remember",
-            json={
-                "text": fact.text,
-                "scopes": [SCOPE],
-                "decision": "add",
-                "receipt": receipt,
-                "caller": "rest-agent",
-                "session": "rest-session",
-            },
-        )
-        assert resp.status_code == ERROR_TABLE[code].http_status
-        body = resp.json()
-    else:
-        client = request.getfixturevalue(surface)
-        with pytest.raises(GnoError) as ei:
-            client.remember(fact.text, scopes=[SCOPE], decision="add", receipt=receipt)
-        assert type(ei.value) is error_class_for(code)
-        body = ei.value.to_body()
-    _expect_envelope(body, code)
-    assert body["error"]["details"]["receiptDigest"] == receipt["digest"]
-    assert env.fact_files() == before
-
-
-@pytest.mark.parametrize("surface", ["rest", "sdk_local", "sdk_remote"])
-def test_a_lost_update_by_the_docid_that_was_read_is_a_conflict(
-    surface: str, env: SurfaceEnv, request: pytest.FixtureRequest
-) -> None:
-    read = env.engine.get("notes/deploy.md")  # writer A reads the note
-    (env.notes / "deploy.md").write_text("# Deploys\n\nWriter B was here.\n", encoding="utf-8")
-    env.engine.update()  # writer B's change is indexed
-    args = {"ref": read.docid, "content": "# Deploys\n\nWriter A.\n", "expected_source_hash": read.source_hash}
-    if surface == "rest":
-        resp = _rest_call(request.getfixturevalue("rest"), "update_doc", args)
-        assert resp.status_code == 409, resp.text
-        _expect_envelope(resp.json(), ErrorCode.CONFLICT)
-    else:
-        with pytest.raises(GnoError) as ei:
-            _sdk_call(request.getfixturevalue(surface), "update_doc", args)
-        assert ei.value.code == ErrorCode.CONFLICT, (ei.value.code, ei.value.message)
-    assert (env.notes / "deploy.md").read_text(encoding="utf-8") == "# Deploys\n\nWriter B was here.\n"
-
-
-def test_the_write_set_is_listed_only_with_enable_write(mcp_rw: McpDriver, mcp_ro: McpDriver) -> None:
-    read = {"gno_search", "gno_get", "gno_multi_get", "gno_ls", "gno_status", "gno_recall"}
-    write = {"gno_remember", "gno_capture", "gno_update"}
-    ro, rw = set(mcp_ro.list_tools()), set(mcp_rw.list_tools())
-    assert read <= ro and not ro & write
-    assert read | write <= rw
-    assert rw - ro == write
+    call = Call(case.capability, args, tuple(_cli_args(case.capability, args, env.tmp)) if surface == "cli" else ())
+    before = env.files()
+    expect_error(surface, call, case.code, request, mcp="mcp_ro" if case.read_only_mcp else "mcp_rw")
+    assert env.files() == before  # an error writes nothing
