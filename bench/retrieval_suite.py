@@ -400,7 +400,8 @@ def run_mode(engine: Any, fts: PlainFts, corpus: Corpus, mode: str, queries: lis
 
 
 def _norm(s: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"[^\w%+.:/-]+", " ", s.lower())).strip()
+    """Lower case, punctuation and markdown emphasis (`_slip box_`) dropped."""
+    return re.sub(r"\s+", " ", re.sub(r"[^\w%+.:/-]+|(?<!\w)_+|_+(?!\w)", " ", s.lower())).strip()
 
 
 def run_ask(engine: Any) -> dict[str, Any]:
@@ -408,7 +409,6 @@ def run_ask(engine: Any) -> dict[str, Any]:
 
     pairs = [json.loads(x) for x in (QUERIES / "dwarves_ask.jsonl").read_text(encoding="utf-8").splitlines() if x]
     rows = []
-    counts = {"released_correct": 0, "released_wrong": 0, "abstained": 0}
     for p in pairs:
         try:
             r = engine.ask(p["question"], verify=True)
@@ -418,15 +418,24 @@ def run_ask(engine: Any) -> dict[str, Any]:
         released = status == "verified"
         ok = released and any(re.search(rf"(?<!\w){re.escape(_norm(a))}(?!\w)", _norm(answer)) for a in p["answers"])
         key = "abstained" if not released else "released_correct" if ok else "released_wrong"
-        counts[key] += 1
         rows.append({"id": p["id"], "status": status, "verdict": key, "answer": answer[:200]})
+    return {**_ask_counts(rows), "halves": {h: _ask_counts([r for r in rows if _ask_half(r["id"]) == h])
+                                            for h in ("tune", "report")}, "rows": rows}
+
+
+def _ask_half(pair_id: str) -> str:
+    """Odd-numbered pairs tune, even-numbered report (as the judged queries)."""
+    return "tune" if int(re.sub(r"\D", "", pair_id) or 0) % 2 else "report"
+
+
+def _ask_counts(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    counts = {k: sum(1 for r in rows if r["verdict"] == k) for k in ("released_correct", "released_wrong", "abstained")}
     released = counts["released_correct"] + counts["released_wrong"]
     return {
         **counts,
-        "pairs": len(pairs),
+        "pairs": len(rows),
         "released": released,
         "wrong_share_of_released": round(counts["released_wrong"] / released, 4) if released else 0.0,
-        "rows": rows,
     }
 
 
@@ -529,6 +538,9 @@ def write_markdown(results: dict[str, Any], path: Path, command: str, runs_note:
             f"released-correct {a['released_correct']}, released-wrong {a['released_wrong']}, "
             f"abstained {a['abstained']} (wrong = {a['wrong_share_of_released']:.1%} of released).",
         ]
+        for half, h in a.get("halves", {}).items():
+            lines.append(f"- {half} half ({'odd' if half == 'tune' else 'even'} ids): released-correct "
+                         f"{h['released_correct']}, released-wrong {h['released_wrong']}, abstained {h['abstained']}.")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

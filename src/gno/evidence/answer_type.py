@@ -5,14 +5,20 @@ two weeks ago" does not say the puppy's name). Extraction has no model that coul
 rule is conservative and checkable: the answer must *name something specific* that the question
 does not already contain, of the type the question asks for —
 
-* `number` / `quantity`: a number (digits or a number word); for `how long/often/old` also the
-  unit or frequency that goes with it (`twice a week`, `10 years`);
+* `number` / `quantity`: a number (digits or a number word) — for `how many <noun>` next to that
+  noun (`3 kinds`, `four 1500-word sections`; "one mint account" does not count kinds); for
+  `how long/often/old` also the unit or frequency that goes with it (`twice a week`, `10 years`);
+* `person` asked as `who <verb>ed …`: the doer of that deed (`developed by Facebook`,
+  `Linus Torvalds developed`), not any name near the question's words;
+* "what does X mean": the word a definition gives for X (`the Italian word for tomato`);
 * `time`: a date, weekday, month, year or relative time (`yesterday`, `last week`);
 * `person` / `place` / `thing`: a quoted title or code span; a proper name (a capitalised word
   that the notes never write in lower case) or an identifier (`v2.4`, `deploy_staging`) in a
   clause that states the question's words; the word a sentence names with the question's own noun
   or a naming verb (`the systemd unit app-staging`, `a puppy named Coco`); for "what kind of X"
-  only the word that classifies X (`Hawaiian pizza`, not `a great pizza`);
+  only the word that classifies X (`Hawaiian pizza`, not `a great pizza`); after a preposition
+  that opens the question ("according to whom", "from which version") the object of the same
+  preposition (`According to Jim Kalbach, …`, `from Docker 1.10`);
 * `reason`: a causal clause (`because`, `so that`, `due to`, …);
 * `polar` (yes/no) and `manner` ("how did …") questions have no value a quoted sentence can be
   checked to state: extraction abstains on them.
@@ -30,7 +36,7 @@ from dataclasses import dataclass
 
 from gno.evidence.claims import NUMBER_WORDS
 from gno.evidence.passages import covered, stem
-from gno.evidence.question import CALENDAR_WORDS, TIME_WORD_RE, QuestionFrame
+from gno.evidence.question import CALENDAR_WORDS, IRREGULAR, KIND_WORDS, TIME_WORD_RE, QuestionFrame, singular
 from gno.retrieve.grammar import STOPWORDS, word_tokens
 
 LABEL_RE = re.compile(r"^\s*\w[\w .'’-]{0,40}:\s")
@@ -41,7 +47,11 @@ CAP_RE = re.compile(r"(?<![\w'’-])([A-Z][\w'’-]*)")
 MID_CAP_RE = re.compile(r"(?<=[a-z,])\s+([A-Z][\w'’-]*)")
 IDENT_RE = re.compile(r"(?<![\w-])([a-z][\w-]*(?:[_.][\w-]+)+|[a-z][a-z-]*\d[\w-]*)(?![\w-])")
 NAMING_RE = re.compile(
-    r"\b(?:called|named|titled|name is|name's|name was)\s+(?:(?:him|her|it|them)\s+)?[\"“'‘]?([\w'’-]+)", re.I
+    r"\b(?:called|named|titled|name is|name's|name was)\s+(?:(?:him|her|it|them)\s+)?[\"“'‘*_`]*([\w'’-]+)", re.I
+)
+# "the Italian word *for* tomato", "Zettelkasten *means* slip box": what a definition gives for a word
+MEANING_RE = re.compile(
+    r"\b(?:word|term|name|short|stands)\s+for\s+[\"“'‘*_`]*([\w'’-]+)|\b(?:means|meaning)\s+[\"“'‘*_`]*([\w'’-]+)", re.I
 )
 DIGITS_RE = re.compile(r"\b\d+(?:[.,:/-]\d+)*(?:st|nd|rd|th|s)?\b")
 TIME_RE = re.compile(
@@ -129,10 +139,15 @@ def specifics(text: str, fr: QuestionFrame, vocab: Vocabulary, *, reply: bool = 
     kinds = [w for w in _modifiers(body, fr) if _novel(w, fr)]
     if fr.sort:
         return kinds
+    if fr.meaning:
+        return [w for m in MEANING_RE.finditer(body) if _novel(w := m.group(1) or m.group(2), fr)] + titles
+    # "according to whom": the name after the question's own preposition, whichever clause it opens
+    prepped = [m.group(1).rstrip(".") for m in re.finditer(rf"\b{re.escape(fr.prep)}\s+([\w'’.-]+)", body, re.I)
+               if fr.prep and (m.group(1)[:1].isupper() or re.search(r"\d", m.group(1))) and _novel(m.group(1), fr)]
     bounds = [0] + [m.end() for m in CLAUSE_RE.finditer(body)] + [len(body) + 1]
     clauses = [(a, b, bool(covered(body[a:b], fr.content))) for a, b in zip(bounds, bounds[1:], strict=False)]
     kept = [w for pos, w in found if reply or any(a <= pos < b and hit for a, b, hit in clauses)]
-    return titles + kept + kinds + [w for w in _apposed(body, fr) if _novel(w, fr)]
+    return titles + kept + prepped + kinds + [w for w in _apposed(body, fr) if _novel(w, fr)]
 
 
 def _modifiers(text: str, fr: QuestionFrame) -> list[str]:
@@ -192,14 +207,34 @@ def _apposed(text: str, fr: QuestionFrame) -> list[str]:
 
 
 def _counts(text: str, fr: QuestionFrame) -> list[str]:
-    """"How many replicas …" → "two streaming replicas": a number next to a word of the question."""
+    """"How many replicas …" → "two streaming replicas": a number next to a word of the question —
+    to the noun it counts when the question names one ("how many *kinds*": "3 kinds", not "one account")."""
     toks = word_tokens(text.lower())
     out: list[str] = []
     for i, t in enumerate(toks):
         if (t in NUMBER_WORDS or t.isdigit()) and t not in fr.words:
-            if any(covered(n, fr.content) for n in toks[i + 1 : i + 3]):
+            # the noun may follow a compound modifier: "four *1500-word* sections"
+            if any(_counts_noun(n, fr) for n in toks[i + 1 : i + (4 if fr.counted else 3)]):
                 out.append(t)
     return out
+
+
+def _counts_noun(word: str, fr: QuestionFrame) -> bool:
+    if not fr.counted:
+        return bool(covered(word, fr.content))
+    if fr.counted == "kind":
+        return singular(word) in KIND_WORDS
+    return stem(singular(word)) == fr.counted or word.startswith(fr.counted)
+
+
+def _doers(text: str, fr: QuestionFrame) -> list[str]:
+    """"Hive was developed *by Facebook*", "*Linus Torvalds* developed git": the doer of the asked deed."""
+    forms = {fr.agent_of, IRREGULAR.get(fr.agent_of, fr.agent_of)}
+    verb = "|".join(re.escape(f) for f in sorted(forms))
+    name = r"([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*)"
+    out = [m.group(1) for m in re.finditer(rf"\b(?:{verb})\b(?:\s+\w+){{0,3}}?\s+by\s+(?:the\s+)?{name}", text)]
+    out += [m.group(1) for m in re.finditer(rf"{name}(?:\s+\w+ly)?\s+(?:{verb})\b", text)]
+    return [w for w in out if _novel(w, fr) and w.lower() not in PRONOUNS]
 
 
 def typed_values(text: str, fr: QuestionFrame, vocab: Vocabulary, *, reply: bool = False) -> list[str]:
@@ -224,4 +259,6 @@ def typed_values(text: str, fr: QuestionFrame, vocab: Vocabulary, *, reply: bool
         return REASON_RE.findall(text)
     if kind in ("polar", "manner"):
         return []  # yes/no, and "how did …" descriptions: nothing a quoted sentence can be checked to state
+    if kind == "person" and fr.agent_of:
+        return _doers(text, fr)
     return specifics(text, fr, vocab, reply=reply)

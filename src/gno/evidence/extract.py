@@ -36,6 +36,7 @@ ANSWER_COVERAGE = 0.75
 CONTEXT_WEIGHT = 0.25
 BIGRAM_WEIGHT = 0.5
 TAG_RE = re.compile(r",\s*(?:\w+n't\s+\w+|right|huh|eh|no|ok|okay)\s*\?$", re.I)
+IMAGE_RE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 _MD_RE = re.compile(r"^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+|#+\s+|>\s*)")
 
 
@@ -72,8 +73,8 @@ def passage_sentences(text: str) -> list[str]:
     out: list[str] = []
     for line in text.split("\n"):
         line = _MD_RE.sub("", line).strip()
-        if not line or line.startswith(("```", "~~~", "|", "<")):
-            continue
+        if not line or line.startswith(("```", "~~~", "|", "<")) or not IMAGE_RE.sub("", line).strip():
+            continue  # an image alone states nothing, whatever words its file name holds
         out.extend(s.strip() for s in split_sentences(line) if s.strip())
     return out
 

@@ -11,6 +11,7 @@ after it, its reply: see `gno.evidence.capsule`.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from gno.retrieve.grammar import STOPWORDS, word_tokens
@@ -51,9 +52,16 @@ def facets_of(goal: str, limit: int = 12) -> list[str]:
     return out[:limit]
 
 
+def fold(text: str) -> str:
+    """Accents dropped ("Zettelkästen" → "Zettelkasten"): a question typed without them still matches."""
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 def covered(text: str, facets: list[str]) -> list[str]:
-    words = {stem(w) for w in word_tokens(text)}
-    raw = set(word_tokens(text))
+    raw = set(word_tokens(fold(text)))
+    words = {stem(w) for w in raw}
     return [f for f in facets if f in words or any(w.startswith(f) for w in raw)]
 
 

@@ -6,7 +6,9 @@ the question, it does not answer it. `frame()` records the expected answer type 
 the noun it governs: `how many` → a number, `which city` → a place, `who` → a person), the
 question's own words (an answer must say something beyond them), the capitalised names (the
 subject the passage must be about, not the answer) and its content-word bigrams (a passage that
-states the question's phrases in the same order is the one the question is about).
+states the question's phrases in the same order is the one the question is about). Words that
+only shape the question are no facets an answer must state: a leading preposition ("according to
+whom"), `mean` in "what does X mean", and "the author" of a personal note (its first person).
 """
 
 from __future__ import annotations
@@ -40,6 +42,16 @@ PHRASING = frozenset(
 )
 QUANTITY = re.compile(r"^\s*how\s+(long|often|old|far|frequently|big|tall|much time)\b", re.I)
 NUMBER = re.compile(r"^\s*how\s+(many|much)\b", re.I)
+# "According to whom …", "From which version …", "In what year …": a preposition before the wh-word
+LEAD_PREP = re.compile(
+    r"^\s*(according to|in|on|at|from|for|to|by|with|since|until|during|of|after|before)\s+"
+    r"(?=(?:what|which|whom|who|when|where|how)\b)",
+    re.I,
+)
+# "What does the Italian word pomodoro mean?": asks for a meaning, and "mean" only shapes the question
+MEANING = re.compile(r"^\s*what\s+(?:does|do|did)\b.*\b(?:mean|stand\s+for)\s*\??\s*$", re.I)
+# "Where did *the author* go …": in a personal note the author is its first person, never named
+AUTHOR = re.compile(r"\bthe\s+(author|writer)\b(?!\s+of\b)", re.I)
 WH_NOUN = re.compile(r"^\s*(?:what|which)\s+(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?([\w'’-]+)", re.I)
 
 
@@ -58,6 +70,10 @@ class QuestionFrame:
     target: tuple[str, ...] = ()  # the words after `what`/`which` ("which *systemd unit*", "what kind of *games*")
     plural: bool = False  # "which cities has …": a set of answers across notes
     sort: bool = False  # "what kind of …": the answer is a kind, the word that modifies the noun
+    counted: str = ""  # "how many *kinds* of accounts": the noun the number must count (stemmed)
+    agent_of: str = ""  # "who *developed* Hive": the deed the answer must be the doer of
+    meaning: bool = False  # "what does X mean": the answer is the word a sentence gives for X
+    prep: str = ""  # the preposition before the wh-word: the answer is its object ("according to *X*")
 
 
 def name_stems(question: str, *, dates: bool = True) -> set[str]:
@@ -71,9 +87,15 @@ def content_stems(text: str) -> list[str]:
     return [stem(w) for w in word_tokens(text.lower()) if w not in STOPWORDS and len(w) > 1]
 
 
+def unprefixed(question: str) -> tuple[str, str]:
+    """(preposition, rest): "According to whom is …" → ("according to", "whom is …")."""
+    m = LEAD_PREP.match(question)
+    return (m.group(1).lower(), question[m.end():]) if m else ("", question)
+
+
 def answer_kind(question: str) -> str:
     """The type of value the question asks for, from its wh-word and the noun that follows it."""
-    q = question.strip()
+    q = unprefixed(question)[1].strip()
     low = q.lower()
     first = low.split(" ", 1)[0] if low else ""
     if first in POLAR:
@@ -118,7 +140,8 @@ def singular(word: str) -> str:
 
 def target_phrase(question: str) -> list[str]:
     """The words after `what`/`which` up to the verb: "which *systemd unit* deploys" (lower case)."""
-    m = re.match(r"^\s*(?:what|which)\s+(?:(?:kind|type|sort|name)s?\s+of\s+)?(.*)$", question.strip(), re.I)
+    rest = unprefixed(question)[1].strip()
+    m = re.match(r"^\s*(?:what|which)\s+(?:(?:kind|type|sort|name)s?\s+of\s+)?(.*)$", rest, re.I)
     if not m:
         return []
     out: list[str] = []
@@ -129,6 +152,38 @@ def target_phrase(question: str) -> list[str]:
     return out
 
 
+# words that count the same thing: "how many kinds" is answered by "two types" as well as "3 kinds"
+KIND_WORDS = frozenset("kind type sort category class variety form".split())
+
+
+def counted_noun(question: str) -> str:
+    """"How many Gestalt *rules* are there", "how many *kinds* of accounts": the head noun counted."""
+    m = NUMBER.match(question)
+    if not m:
+        return ""
+    head = ""
+    for w in word_tokens(question[m.end():].lower()):
+        if w in STOPWORDS or w in POLAR:
+            break
+        head = w
+    return "kind" if singular(head) in KIND_WORDS else stem(singular(head)) if head else ""
+
+
+def deed(question: str) -> str:
+    """"Who (originally) *developed* git": the past-tense verb whose doer is asked for, else ""."""
+    m = re.match(r"^\s*who\s+(?:\w+ly\s+)?(\w+)\b", question, re.I)
+    if not m:
+        return ""
+    verb = m.group(1).lower()
+    return verb if verb not in POLAR and verb not in STOPWORDS and (verb.endswith("ed") or verb in IRREGULAR) else ""
+
+
+#: past tense → past participle of the verbs questions ask the doer of ("who wrote" / "written by")
+IRREGULAR = {"wrote": "written", "made": "made", "built": "built", "drew": "drawn", "began": "begun",
+             "took": "taken", "gave": "given", "ran": "run", "chose": "chosen", "found": "found", "led": "led",
+             "sang": "sung", "won": "won", "held": "held", "designed": "designed"}
+
+
 def asks_for_a_set(question: str) -> bool:
     """`Which cities has …`, `What are …'s hobbies`: many answers, spread over many notes."""
     low = question.strip().lower()
@@ -136,7 +191,8 @@ def asks_for_a_set(question: str) -> bool:
         return True  # about two subjects: each needs its own evidence
     m = WH_NOUN.match(low)
     phrase = target_phrase(question)
-    target = phrase[-1] if phrase else (m.group(1) if m else None)
+    # "what does X produce": `does` is the verb, not a noun the answer is a set of
+    target = phrase[-1] if phrase else (m.group(1) if m and m.group(1) not in POLAR else None)
     if re.match(r"^(what|where)\s+(has|have)\s+\w+\s+\w+", low):
         return True  # "where has X camped": everything X ever did, across notes
     if re.match(r"^(what|which)\s+are\b", low) and not re.match(r"^(what|which)\s+are\s+(the\s+)?name", low):
@@ -149,7 +205,14 @@ def asks_for_a_set(question: str) -> bool:
 def frame(question: str) -> QuestionFrame:
     facets = facets_of(question)
     names = name_stems(question)
-    phrasing = {stem(w) for w in PHRASING} | PHRASING
+    prep, _rest = unprefixed(question)
+    shaping = set(PHRASING) | set(word_tokens(prep))
+    if MEANING.match(question):
+        shaping |= {"mean", "means", "meaning", "stand"}
+    shaping |= {m.group(1).lower() for m in AUTHOR.finditer(question)} if answer_kind(question) != "person" else set()
+    phrasing = {stem(w) for w in shaping} | shaping
+    if shaping - set(PHRASING):  # words that only shape this question are not facets an answer must state
+        facets = [f for f in facets if f not in phrasing or f in names] or facets
     named = [f for f in facets if f not in names] or facets
     content = [f for f in named if f not in phrasing] or named
     seq = content_stems(question)
@@ -165,4 +228,8 @@ def frame(question: str) -> QuestionFrame:
         target=tuple(target_phrase(question)),
         plural=asks_for_a_set(question),
         sort=bool(re.match(r"^\s*(?:what|which)\s+(?:kinds?|types?|sorts?)\s+of\b", question, re.I)),
+        counted=counted_noun(question),
+        agent_of=deed(question),
+        meaning=bool(MEANING.match(question)),
+        prep=prep,
     )
