@@ -35,6 +35,7 @@ def test_what_does_x_verb_is_not_a_set_question(make_kb: MakeKB) -> None:
     kb = make_kb({"bloom.md": "# Bloom filter\n\n`No False Negatives`: Bloom Filters never produce false negatives.\n"})
     assert not frame("What does a Bloom filter never produce?").plural
     assert frame("Which cities does Dave visit?").plural
+    assert frame("What does Calvin do to relax?").kind == "manner"  # an activity: nothing to check it states
     r = kb.engine.ask("What does a Bloom filter never produce?", verify=True)
     assert r.answer_status == "verified", r.dump()
     assert r.answer is not None and "false negatives" in r.answer
@@ -143,3 +144,9 @@ def test_who_did_it_asks_for_the_doer(make_kb: MakeKB) -> None:
     kb = make_kb({**notes, "pig.md": rival}, name="kb2")
     r = kb.engine.ask("Who developed Hive?", verify=True)
     assert r.answer_status == "abstained" and r.abstention_reason == "ambiguous_evidence", r.dump()
+
+
+def test_what_does_x_do_asks_for_an_activity_and_abstains(make_kb: MakeKB) -> None:
+    kb = make_kb({"home.md": "# Home\n\nCalvin has another room for relaxation with a TV, cozy and relaxing.\n"})
+    r = kb.engine.ask("What does Calvin do to relax?", verify=True)
+    assert r.answer_status == "abstained", r.dump()

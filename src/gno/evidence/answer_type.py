@@ -20,7 +20,7 @@ does not already contain, of the type the question asks for —
   that opens the question ("according to whom", "from which version") the object of the same
   preposition (`According to Jim Kalbach, …`, `from Docker 1.10`);
 * `reason`: a causal clause (`because`, `so that`, `due to`, …);
-* `polar` (yes/no) and `manner` ("how did …") questions have no value a quoted sentence can be
+* `polar` (yes/no) and `manner` ("how did …", "what does X do …") questions have no value a quoted sentence can be
   checked to state: extraction abstains on them.
 
 Names that recur across much of the evidence (the people a notebook is about, a project's own

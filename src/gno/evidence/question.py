@@ -52,6 +52,8 @@ LEAD_PREP = re.compile(
 MEANING = re.compile(r"^\s*what\s+(?:does|do|did)\b.*\b(?:mean|stand\s+for)\s*\??\s*$", re.I)
 # "Where did *the author* go …": in a personal note the author is its first person, never named
 AUTHOR = re.compile(r"\bthe\s+(author|writer)\b(?!\s+of\b)", re.I)
+# "What does Calvin do to relax?": asks for an activity, which no name or number in a sentence states
+ACTIVITY = re.compile(r"^\s*what\s+(?:does|do|did|will|would|can|could)\s+.+?\s+do\b", re.I)
 WH_NOUN = re.compile(r"^\s*(?:what|which)\s+(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?([\w'’-]+)", re.I)
 
 
@@ -112,7 +114,7 @@ def answer_kind(question: str) -> str:
         return "place"
     if first == "why":
         return "reason"
-    if first == "how":
+    if first == "how" or ACTIVITY.match(q):
         return "manner"
     m = WH_NOUN.match(q)
     if m:
