@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from gno.evidence.question import frame
 
-from .conftest import MakeKB
+from .conftest import KB, MakeKB
+
+
+def released(kb: KB, question: str, value: str) -> None:
+    """The answer is verified and states `value`."""
+    r = kb.engine.ask(question, verify=True)
+    assert r.answer_status == "verified", r.dump()
+    assert r.answer is not None and value in r.answer
 
 
 def test_preposition_before_the_wh_word_asks_for_its_object(make_kb: MakeKB) -> None:
@@ -23,12 +30,8 @@ def test_preposition_before_the_wh_word_asks_for_its_object(make_kb: MakeKB) -> 
         }
     )
     assert frame("According to whom is JTBD a way of thinking?").kind == "person"
-    r = kb.engine.ask("According to whom is JTBD less of a methodology and more a way of thinking?", verify=True)
-    assert r.answer_status == "verified", r.dump()
-    assert r.answer is not None and "Jim Kalbach" in r.answer
-    r = kb.engine.ask("From which Docker version was the content addressable storage model introduced?", verify=True)
-    assert r.answer_status == "verified", r.dump()
-    assert r.answer is not None and "1.10" in r.answer
+    released(kb, "According to whom is JTBD less of a methodology and more a way of thinking?", "Jim Kalbach")
+    released(kb, "From which Docker version was the content addressable storage model introduced?", "1.10")
 
 
 def test_what_does_x_verb_is_not_a_set_question(make_kb: MakeKB) -> None:
@@ -36,9 +39,7 @@ def test_what_does_x_verb_is_not_a_set_question(make_kb: MakeKB) -> None:
     assert not frame("What does a Bloom filter never produce?").plural
     assert frame("Which cities does Dave visit?").plural
     assert frame("What does Calvin do to relax?").kind == "manner"  # an activity: nothing to check it states
-    r = kb.engine.ask("What does a Bloom filter never produce?", verify=True)
-    assert r.answer_status == "verified", r.dump()
-    assert r.answer is not None and "false negatives" in r.answer
+    released(kb, "What does a Bloom filter never produce?", "false negatives")
 
 
 def test_a_name_in_emphasis_after_a_naming_verb_is_the_answer(make_kb: MakeKB) -> None:
@@ -48,9 +49,7 @@ def test_a_name_in_emphasis_after_a_naming_verb_is_the_answer(make_kb: MakeKB) -
             "called for every element in the data structure\n"
         }
     )
-    r = kb.engine.ask("Which method does the visitor implement and call for every element?", verify=True)
-    assert r.answer_status == "verified", r.dump()
-    assert r.answer is not None and "Visit()" in r.answer
+    released(kb, "Which method does the visitor implement and call for every element?", "Visit()")
 
 
 def test_meaning_of_a_word_and_accents_typed_without_them(make_kb: MakeKB) -> None:
@@ -61,12 +60,8 @@ def test_meaning_of_a_word_and_accents_typed_without_them(make_kb: MakeKB) -> No
             "zk.md": '# Slip box\n\nZettelkästen is the German word for "_slip box_". Luhmann kept two boxes.\n',
         }
     )
-    r = kb.engine.ask("What does the Italian word pomodoro mean?", verify=True)
-    assert r.answer_status == "verified", r.dump()
-    assert r.answer is not None and "tomato" in r.answer
-    r = kb.engine.ask("What does the German word Zettelkasten mean?", verify=True)
-    assert r.answer_status == "verified", r.dump()
-    assert r.answer is not None and "slip box" in r.answer
+    released(kb, "What does the Italian word pomodoro mean?", "tomato")
+    released(kb, "What does the German word Zettelkasten mean?", "slip box")
 
 
 def test_a_meaning_question_needs_the_word_given_for_it(make_kb: MakeKB) -> None:
@@ -82,9 +77,7 @@ def test_the_author_of_a_personal_note_is_its_first_person(make_kb: MakeKB) -> N
             "meditation retreat.\n"
         }
     )
-    r = kb.engine.ask("Where did the author go for the meditation retreat?", verify=True)
-    assert r.answer_status == "verified", r.dump()
-    assert r.answer is not None and "Dalat" in r.answer
+    released(kb, "Where did the author go for the meditation retreat?", "Dalat")
     assert "author" in frame("Who is the author of the retreat note?").content
 
 
@@ -126,9 +119,7 @@ def test_how_many_counts_the_noun_it_names(make_kb: MakeKB) -> None:
 
 def test_a_count_before_a_compound_modifier_is_found(make_kb: MakeKB) -> None:
     kb = make_kb({"plot.md": "# Master plot\n\nA 6000-word story will comprise four 1500-word sections.\n"})
-    r = kb.engine.ask("How many 1500-word sections does a 6000-word story comprise?", verify=True)
-    assert r.answer_status == "verified", r.dump()
-    assert r.answer is not None and "four" in r.answer
+    released(kb, "How many 1500-word sections does a 6000-word story comprise?", "four")
 
 
 def test_who_did_it_asks_for_the_doer(make_kb: MakeKB) -> None:
@@ -137,9 +128,7 @@ def test_who_did_it_asks_for_the_doer(make_kb: MakeKB) -> None:
         "Hive is a tool that helps developers write MapReduce jobs in a Hadoop cluster.\n",
     }
     kb = make_kb(notes)
-    r = kb.engine.ask("Who developed Hive?", verify=True)
-    assert r.answer_status == "verified", r.dump()
-    assert r.answer is not None and "Facebook" in r.answer
+    released(kb, "Who developed Hive?", "Facebook")
     rival = "# History\n\nThe first version of Hive was developed by Yahoo engineers.\n"
     kb = make_kb({**notes, "pig.md": rival}, name="kb2")
     r = kb.engine.ask("Who developed Hive?", verify=True)
