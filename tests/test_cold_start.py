@@ -117,7 +117,7 @@ def test_search_imports_only_what_a_search_needs(home: dict[str, str]) -> None:
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "deploy" in proc.stdout.lower()
     assert "gno.cli.entry" in mods and "gno.cli.main" not in mods, "plain searches must take the fast path"
-    assert offenders(mods, (*COLD, "gno.cli.main")) == []
+    assert offenders(mods, (*COLD, "gno.cli.main", "json")) == [], "json is for --json only"
 
 
 def test_search_json_and_options_take_the_fast_path(home: dict[str, str]) -> None:

@@ -9,12 +9,13 @@ reports a missing or broken config exactly as before and records the new state.
 
 The record lives in the cache folder and is derived: deleting it only costs one validation. It
 holds the last config validated with that cache folder; alternating `--config` files only
-means each command validates again.
+means each command validates again. It is plain lines (a header, the config's path, its
+identity, one collection name per line), not JSON: a cold text search imports no `json` at all.
+Collection names never hold a line break; a config path that does is simply never recorded.
 """
 
 from __future__ import annotations
 
-import json
 import os
 
 TYPE_CHECKING = False  # not typing's: a cold `gno search` does not import typing
@@ -33,25 +34,31 @@ def identity(path: str) -> Identity | None:
     return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns]
 
 
+#: first line of a record; a record in any other format is ignored (and replaced on the next validation)
+HEADER = "gno config snapshot 1"
+
+
 def _record_path(settings: Settings) -> str:
-    return os.path.join(settings.cache_root, "config-snapshot.json")
+    return os.path.join(settings.cache_root, "config-snapshot.txt")
+
+
+def _body(config: str, ident: Identity, names: list[str]) -> str:
+    return "\n".join([HEADER, config, " ".join(map(str, ident)), *names]) + "\n"
 
 
 def read(settings: Settings) -> list[str] | None:
     """The collection names of the validated config, or None when the record is missing or stale."""
     try:
-        with open(_record_path(settings), encoding="utf-8") as fh:
-            data = json.load(fh)
+        with open(_record_path(settings), encoding="utf-8", newline="") as fh:
+            lines = fh.read().split("\n")
     except (OSError, ValueError):
         return None
-    if not isinstance(data, dict) or data.get("config") != settings.config_location:
+    if len(lines) < 4 or lines[0] != HEADER or lines[-1] != "" or lines[1] != settings.config_location:
         return None
-    if data.get("identity") != identity(settings.config_location):
+    ident = identity(settings.config_location)
+    if ident is None or lines[2] != " ".join(map(str, ident)):
         return None
-    names = data.get("collections")
-    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        return None
-    return names
+    return lines[3:-1]
 
 
 def record(settings: Settings, ident: Identity, names: list[str]) -> None:
@@ -59,11 +66,14 @@ def record(settings: Settings, ident: Identity, names: list[str]) -> None:
 
     Best effort: a read-only or full cache folder only means the next command validates again.
     """
+    config = settings.config_location
+    if "\n" in config or any("\n" in n for n in names):
+        return
     path = _record_path(settings)
-    body = {"config": settings.config_location, "identity": ident, "collections": names}
+    body = _body(config, ident, names)
     try:
-        with open(path, encoding="utf-8") as fh:
-            if json.load(fh) == body:
+        with open(path, encoding="utf-8", newline="") as fh:
+            if fh.read() == body:
                 return
     except (OSError, ValueError):
         pass
@@ -72,6 +82,6 @@ def record(settings: Settings, ident: Identity, names: list[str]) -> None:
     from gno.fsio import atomic_write_text
 
     try:
-        atomic_write_text(Path(path), json.dumps(body))
+        atomic_write_text(Path(path), body)
     except OSError:
         pass

@@ -2,14 +2,14 @@
 
 Every rung that returns hits (BM25, vectors, hybrid) turns ranked document ids into hits with a
 title, a snippet and tags. This reads exactly that for the whole page at once: identity, title,
-the canonical text the snippet is picked from, and the tags. It is kept apart from
+the canonical text the snippet is picked from, and the tags (a second query rather than a JSON
+aggregate: a cold text search imports no `json`). It is kept apart from
 `gno.store.documents`, whose records are dataclasses, so that `gno search` imports neither
 `dataclasses` nor `inspect` at start-up.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from gno.records import NamedTuple
@@ -38,15 +38,17 @@ def hit_docs(store: Store, ids: Sequence[int]) -> dict[int, HitDoc]:
     marks = ",".join("?" * len(ids))
     rows = store.conn.execute(
         "SELECT d.id, d.docid, d.uri, d.title, d.collection, d.rel_path, d.body_start_line, c.markdown, "
-        "(SELECT json_group_array(t.tag) FROM doc_tags t WHERE t.doc_id = d.id), "
         "(SELECT MIN(s.uri) FROM doc_edges e JOIN documents s ON s.id = e.doc_id AND s.active = 1 "
         "JOIN memory_records r ON r.doc_id = s.id AND r.valid = 1 "
         "WHERE e.edge_type = 'supersedes' AND e.target_uri = d.uri) "
         f"FROM documents d LEFT JOIN content c ON c.mirror_hash = d.mirror_hash WHERE d.id IN ({marks})",
         tuple(ids),
     ).fetchall()
+    tags: dict[int, list[str]] = {}
+    for doc_id, tag in store.conn.execute(f"SELECT doc_id, tag FROM doc_tags WHERE doc_id IN ({marks})", tuple(ids)):
+        tags.setdefault(int(doc_id), []).append(tag)
     out: dict[int, HitDoc] = {}
     for r in rows:
-        tags = sorted(json.loads(r[8]), key=lambda t: t.translate(_NOCASE))
-        out[int(r[0])] = HitDoc(r[1], r[2], r[3], r[4], r[5], int(r[6]), r[7] or "", tags, r[9])
+        doc_tags = sorted(tags.get(int(r[0]), ()), key=lambda t: t.translate(_NOCASE))
+        out[int(r[0])] = HitDoc(r[1], r[2], r[3], r[4], r[5], int(r[6]), r[7] or "", doc_tags, r[8])
     return out
