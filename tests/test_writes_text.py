@@ -1,7 +1,8 @@
-"""Capture and edit write text notes only: a NUL byte is refused before anything is written.
+"""Capture and edit write only what the index will hold: refused before anything is written.
 
-The indexer reads a NUL byte as the mark of a binary file and skips it, so a note saved with one
-would drop out of the index; refusing it up front keeps "written" and "indexed" the same thing.
+The indexer reads a NUL byte as the mark of a binary file and skips it, and it never reads a path
+the collection's pattern, include or exclude leave out; a note saved like that would drop out of
+the index, so refusing it up front keeps "written" and "indexed" the same thing.
 """
 
 from __future__ import annotations
@@ -33,3 +34,13 @@ def test_edit_refuses_a_nul_byte_and_keeps_the_file(engine: Engine, corpus: Path
         engine.update_doc(row.uri, "new\x00text", hashlib.sha256(original).hexdigest())
     assert info.value.code is ErrorCode.VALIDATION
     assert path.read_bytes() == original
+
+
+@pytest.mark.parametrize("path", ["node_modules/x.md", "build/sub/x.md", "deep/dist/x.md"])
+def test_capture_refuses_a_path_the_collection_leaves_out(engine: Engine, corpus: Path, path: str) -> None:
+    before = sorted(p.relative_to(corpus) for p in corpus.rglob("*"))
+    with pytest.raises(ValidationError) as info:
+        engine.capture(CaptureRequest(content="an excluded note", collection="notes", path=path))
+    assert info.value.code is ErrorCode.VALIDATION and "leave it out" in info.value.message
+    assert sorted(p.relative_to(corpus) for p in corpus.rglob("*")) == before
+    assert engine.search("excluded").results == []

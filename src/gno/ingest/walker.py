@@ -238,11 +238,15 @@ def walk_collection(coll: CollectionConfig) -> Walk:
 
 
 def stat_paths(coll: CollectionConfig, rel_paths: Iterable[str]) -> Walk:
-    """The named files of a collection (a path-scoped sync after a write), with the walk's rules."""
+    """The named files of a collection (a path-scoped sync after a write), with the walk's rules:
+    a name the collection's pattern, include or exclude leave out is not one of its files."""
     root = os.path.abspath(coll.path)
     real_root = os.path.realpath(root)
+    matcher = Matcher(coll)
     walk = Walk()
     for rel in sorted(set(rel_paths)):
+        if not matcher.matches(rel):
+            continue
         path = os.path.join(root, *rel.split("/"))
         if not is_inside(real_root, path):
             if os.path.lexists(path):

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from gno.confine import confined
 from gno.errors import ErrorCode, RuntimeFailure, ValidationError, make_error
 from gno.fsio import exclusive_create
+from gno.ingest.walker import Matcher
 from gno.models import CaptureResult, CaptureSource
 from gno.store import documents as docs
 
@@ -120,6 +121,14 @@ def capture(index: IndexWriter, req: CaptureRequest) -> CaptureResult:
         folder = _safe_rel(req.folder).removesuffix(".md") if req.folder else f"inbox/{now:%Y-%m-%d}"
         name = slugify(title) if title else "capture-" + hashlib.sha256(body.encode()).hexdigest()[:12]
         rel = f"{folder}/{name}.md"
+    if not Matcher(coll).matches(rel):
+        # written there, the note would never be indexed (nor found by a later `gno update`)
+        raise ValidationError(
+            f"{coll.name}/{rel} is not a file of collection {coll.name}: its pattern {coll.pattern!r}, "
+            f"include or exclude ({', '.join(coll.exclude) or 'none'}) leave it out; choose another "
+            "--path or --folder",
+            details={"field": "path", "collection": coll.name, "path": rel},
+        )
     data = (_frontmatter(req, title, at) + body).encode("utf-8")
     with index.lease(req.lock_wait):
         target, outcome = rel, "created"
