@@ -173,3 +173,33 @@ def test_serve_with_embedded_postgres(gno_home: Path) -> None:
         assert not (root / "pg" / "postmaster.pid").exists()  # the bundled server was stopped
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def test_serve_checks_host_origin_and_content_type(gno_home: Path) -> None:
+    """The team service applies gno serve's transport rules (421 Host, 403 Origin, 415 body) on a
+    real process, in its own body, before any route runs: a refused write writes nothing."""
+    env = {**os.environ, "GNO_SERVICE_EMBED": "none"}
+    key = gno_json("service", "key", "create", "--project", "alpha")["key"]
+    args = ("--allowed-host", "memory.lan", "--allowed-origin", "https://app.example")
+    with _service_serve(gno_home, env, key, *args) as url, httpx.Client(base_url=url, timeout=30) as http:
+        h = {"Authorization": f"Bearer {key}"}
+        body = {"content": "a rebinding page wrote this"}
+        for path, kw in (("/v1/memory/remember", {"json": body}), ("/mcp", {"json": {}}), ("/docs", {})):
+            r = http.request("GET" if path == "/docs" else "POST", path, headers={**h, "Host": "evil.example"}, **kw)
+            assert r.status_code == 421 and r.json()["code"] == "HOST_NOT_ALLOWED", (path, r.text)
+            assert "--allowed-host" in r.json()["error"]
+        r = http.post("/v1/memory/remember", json=body, headers={**h, "Origin": "https://evil.example"})
+        assert r.status_code == 403 and r.json()["code"] == "CSRF_VIOLATION", r.text
+        r = http.post(
+            "/v1/memory/remember", content=b'{"content": "form post"}', headers={**h, "Content-Type": "text/plain"}
+        )
+        assert r.status_code == 415 and r.json()["code"] == "CONTENT_TYPE_REQUIRED", r.text
+        assert http.post("/v1/memory/search", json={"query": "wrote form"}, headers=h).json()["hits"] == []
+        ok = {**h, "Host": "memory.lan", "Origin": "https://app.example"}
+        assert (
+            http.post("/v1/memory/remember", json={"content": "named host, allowed page"}, headers=ok).status_code
+            == 200
+        )
+        docs = http.get("/docs", headers={"Host": "memory.lan"})
+        assert docs.status_code == 200 and "<script" not in docs.text and "/v1/memory/remember" in docs.text
+        assert http.get("/redoc").status_code == 404

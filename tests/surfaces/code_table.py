@@ -40,6 +40,10 @@ NO_EDIT = "only REST and the SDK edit a note (update_doc); the CLI and MCP have 
 DECISION_CHOICE = "`--decision` is a click.Choice(add|supersede): a bad value is a usage error (VALIDATION)"
 EXTRA_LOCAL = "optional extras are those of the local engine; the team service's are required by `gno service`"
 IDEMPOTENCY_HTTP = "idempotency keys are the X-Idempotency-Key header; MCP tools take none"
+SERVICE_MCP_HTTP = (
+    "a check of the HTTP transport: the service's MCP face is driven in memory here (its /mcp route sits "
+    "behind the same middleware: tests/service/test_cli.py)"
+)
 
 
 @dataclass(frozen=True)
@@ -86,7 +90,10 @@ TABLE: dict[E, Row] = {
     E.ALREADY_RUNNING: DAEMON_ROW,
     E.ADDRESS_IN_USE: row("cli", (_NOT_CLI, SERVE_CLI), (SERVICE, SERVE_CLI)),
     E.CONTENT_TYPE_REQUIRED: row(
-        "rest", ("cli mcp sdk_local", HTTP_ONLY), ("sdk_remote", SDK_SENDS_JSON), (SERVICE, SERVICE_NONE)
+        "rest service_rest",
+        ("cli mcp sdk_local", HTTP_ONLY),
+        ("sdk_remote", SDK_SENDS_JSON),
+        ("service_mcp", SERVICE_MCP_HTTP),
     ),
     E.VECTORS_UNAVAILABLE: LOCAL_ROW,
     E.VECTORS_STALE: LOCAL_ROW,
@@ -95,10 +102,16 @@ TABLE: dict[E, Row] = {
     E.WRITE_DISABLED: row("mcp", ("cli rest sdk_local sdk_remote", MCP_WRITE_GATE_ONLY), (SERVICE, SERVICE_NONE)),
     E.UNAUTHORIZED: row(f"rest sdk_remote {_S}", ("cli sdk_local", HTTP_ONLY), ("mcp", MCP_NO_TOKEN)),
     E.CSRF_VIOLATION: row(
-        "rest", ("cli mcp sdk_local", HTTP_ONLY), ("sdk_remote", SDK_NO_ORIGIN), (SERVICE, SERVICE_NONE)
+        "rest service_rest",
+        ("cli mcp sdk_local", HTTP_ONLY),
+        ("sdk_remote", SDK_NO_ORIGIN),
+        ("service_mcp", SERVICE_MCP_HTTP),
     ),
     E.HOST_NOT_ALLOWED: row(
-        "rest", ("cli mcp sdk_local", HTTP_ONLY), ("sdk_remote", SDK_NAMES_HOST), (SERVICE, SERVICE_NONE)
+        "rest service_rest",
+        ("cli mcp sdk_local", HTTP_ONLY),
+        ("sdk_remote", SDK_NAMES_HOST),
+        ("service_mcp", SERVICE_MCP_HTTP),
     ),
     E.CONFLICT: row("rest sdk_local sdk_remote", ("cli mcp", NO_EDIT), (SERVICE, SERVICE_NONE)),
     E.DUPLICATE: LOCAL_ROW,

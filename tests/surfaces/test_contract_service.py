@@ -158,6 +158,18 @@ CASES = [
         headers={"X-Idempotency-Key": "k-1"},
         surfaces=("service_rest",),
     ),
+    # the transport checks shared with gno serve (gno.serving), in the service's body
+    Case(E.HOST_NOT_ALLOWED, "remember", REMEMBER, headers={"Host": "rebind.example"}, surfaces=("service_rest",)),
+    Case(
+        E.CSRF_VIOLATION, "remember", REMEMBER, headers={"Origin": "https://evil.example"}, surfaces=("service_rest",)
+    ),
+    Case(
+        E.CONTENT_TYPE_REQUIRED,
+        "remember",
+        REMEMBER,
+        headers={"Content-Type": "text/plain"},
+        surfaces=("service_rest",),
+    ),
 ]
 DRIVEN.update((c.code, s) for c in CASES for s in c.surfaces)
 

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from gno.errors import ERROR_TABLE, ErrorCode
-from gno.http.host_guard import HostRule, split_host
+from gno.serving.guard import HostRule, split_host
 
 from .conftest import SurfaceEnv, gno_serve
 
@@ -155,10 +155,12 @@ def test_off_loopback_servers_warn_about_plain_http(env: SurfaceEnv, monkeypatch
     out = srv.output()
     assert "plain HTTP" in out and "--allowed-host" in out
 
-    calls: list[str] = []
-    monkeypatch.setattr("gno.service.server.serve", lambda settings, *, host, port, announce: calls.append(host))
+    calls: list[tuple[str, tuple[str, ...]]] = []
+    monkeypatch.setattr(
+        "gno.service.server.serve", lambda settings, *, host, allowed_hosts, **_: calls.append((host, allowed_hosts))
+    )
     res = CliRunner().invoke(cli, ["service", "serve", "--host", "0.0.0.0", "--port", "1"])
     assert res.exit_code == 0, res.output
-    assert calls == ["0.0.0.0"] and "plain HTTP" in res.output
+    assert calls == [("0.0.0.0", ())] and "plain HTTP" in res.output and "--allowed-host" in res.output
     res = CliRunner().invoke(cli, ["service", "serve", "--port", "1"])
     assert "plain HTTP" not in res.output

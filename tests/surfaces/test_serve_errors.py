@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from gno.errors import ERROR_TABLE, ErrorCode, GnoError
-from gno.http.listen import bind_listener, bound_port
+from gno.serving.listen import bind_listener, bound_port
 from servers import listening_socket
 
 from .conftest import SurfaceEnv, gno_command, gno_serve

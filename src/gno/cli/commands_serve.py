@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 
 def is_loopback(host: str) -> bool:
-    from gno.http.host_guard import is_loopback_name
+    from gno.serving.guard import is_loopback_name
 
     return is_loopback_name(host.strip("[]").lower())
 
@@ -42,6 +42,26 @@ def warn_plain_http(host: str) -> None:
         )
 
 
+def guard_options(fn: Any) -> Any:
+    """`--allowed-origin` and `--allowed-host`: the Host/Origin rules of both servers (`gno.serving.guard`)."""
+    fn = click.option(
+        "--allowed-host",
+        "allowed_hosts",
+        multiple=True,
+        help="Extra Host header name accepted (loopback names always are); NAME, NAME:PORT, .DOMAIN or '*'.",
+    )(fn)
+    return click.option(
+        "--allowed-origin", "allowed_origins", multiple=True, help="Extra origin allowed to make writes."
+    )(fn)
+
+
+def warn_exposed(host: str, allowed_hosts: tuple[str, ...]) -> None:
+    """Plain HTTP off loopback, and a non-loopback bind that names no Host clients could use."""
+    warn_plain_http(host)
+    if not is_loopback(host) and not allowed_hosts:
+        click.echo("note: only loopback Host names are accepted; add the names clients use: --allowed-host", err=True)
+
+
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
 @click.option("-p", "--port", default=3000, show_default=True, type=int, help="Port to bind (0: any free port).")
@@ -51,13 +71,7 @@ def warn_plain_http(host: str) -> None:
     type=click.Path(dir_okay=False),
     help="Bearer token file (required off loopback).",
 )
-@click.option("--allowed-origin", "allowed_origins", multiple=True, help="Extra origin allowed to make writes.")
-@click.option(
-    "--allowed-host",
-    "allowed_hosts",
-    multiple=True,
-    help="Extra Host header name accepted (loopback names always are); NAME, NAME:PORT, .DOMAIN or '*'.",
-)
+@guard_options
 @click.option("--enable-write", is_flag=True, help="Enable the MCP write tools at /mcp (or GNO_MCP_ENABLE_WRITE=1).")
 @click.option("--no-watch", is_flag=True, help="Do not watch the collections (the index then needs `gno update`).")
 @resident_options
@@ -103,7 +117,7 @@ def serve(
         emit_error(err, False)
         ctx.exit(err.exit_code)
     from gno.http.app import create_app
-    from gno.http.listen import bind_listener, bound_port, serve_on
+    from gno.serving.listen import bind_listener, bound_port, serve_on
 
     try:
         sock = bind_listener(host, port)  # a busy port fails here, before anything says "serving"
@@ -120,14 +134,13 @@ def serve(
         allowed_hosts=allowed_hosts,
         enable_write=enable_write or engine.settings.flag("GNO_MCP_ENABLE_WRITE"),
     )
-    warn_plain_http(host)
-    if not is_loopback(host) and not allowed_hosts:
-        click.echo("note: only loopback Host names are accepted; add the names clients use: --allowed-host", err=True)
+    warn_exposed(host, allowed_hosts)
     url = f"http://{host}:{bound_port(sock)}/"
 
     def serve_http() -> None:  # runs once this process owns the data directory: only then "serving"
         click.echo(f"gno serving {url}  (API /api, MCP /mcp, OpenAPI /openapi.json)", err=True)
         serve_on(app, sock)
+
     run_resident(ctx, "serve", resident, serve_http, not no_watch, url, as_json)
 
 
@@ -165,7 +178,7 @@ def mcp(ctx: click.Context, enable_write: bool) -> None:
 @click.pass_context
 def mcp_config(ctx: click.Context, target: str, enable_write: bool, install: bool, as_json: bool) -> None:
     """Print (or with --write install) the MCP client configuration for gno."""
-    from gno.mcp.client_config import client_config
+    from gno.agents.mcp_config import client_config
 
     run(
         ctx,

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from gno.cli.commands_serve import guard_options
 from gno.cli.main import AppContext, emit_error, emit_json, json_option
 
 if TYPE_CHECKING:
@@ -186,19 +187,39 @@ def _name(tenant: str | None, tenant_id: str | None) -> str | None:
 @service.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
 @click.option("--port", default=8700, show_default=True, type=int, help="Port to bind (0: any free port).")
+@guard_options
 @database_option
 @click.option("--embedder", default=None, metavar="SPEC", help="Embedder (default MiniLM; 'none' for lexical only).")
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, database: str | None, embedder: str | None) -> None:
-    """Serve POST /v1/memory/remember|search|forget|validate_memory and MCP at /mcp (bearer keys)."""
-    from gno.cli.commands_serve import warn_plain_http
+def serve(
+    ctx: click.Context,
+    host: str,
+    port: int,
+    allowed_hosts: tuple[str, ...],
+    allowed_origins: tuple[str, ...],
+    database: str | None,
+    embedder: str | None,
+) -> None:
+    """Serve POST /v1/memory/remember|search|forget|validate_memory and MCP at /mcp (bearer keys).
+
+    Like `gno serve`, it answers only to loopback Host names, the bind address and --allowed-host
+    (421 HOST_NOT_ALLOWED otherwise), and refuses writes from a foreign Origin.
+    """
+    from gno.cli.commands_serve import warn_exposed
     from gno.errors import GnoError
     from gno.service.server import serve as run_server
 
-    warn_plain_http(host)
+    warn_exposed(host, allowed_hosts)
     try:
         settings = _settings(ctx, database, embedder)
-        run_server(settings, host=host, port=port, announce=lambda line: click.echo(line, err=True))
+        run_server(
+            settings,
+            host=host,
+            port=port,
+            allowed_hosts=allowed_hosts,
+            allowed_origins=allowed_origins,
+            announce=lambda line: click.echo(line, err=True),
+        )
     except GnoError as err:
         emit_error(err, False)
         ctx.exit(err.exit_code)

@@ -2,9 +2,9 @@
 
 Routes are generated from the capability table (`gno.http.routes`). Errors leave through one
 handler as `{"error": {code, message, details}}` with the status from the error table.
-Security: every request must name an allowed Host (`host_guard`: DNS rebinding), a bearer token
-when configured (required off loopback), and state-changing requests from a foreign `Origin` are
-refused.
+Security (`gno.serving`, shared with the team service): every request must name an allowed Host
+(DNS rebinding), carry the bearer token when one is configured (required off loopback), and a
+state-changing request from a foreign `Origin` is refused.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import uuid
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -24,13 +23,12 @@ from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoin
 from gno import __version__
 from gno.engine import Engine
 from gno.errors import ErrorCode, GnoError, ValidationError, from_exception
-from gno.http.api_docs import DOCS_PATH, register_docs
-from gno.http.content_type import JsonBodyRequired
-from gno.http.host_guard import HostGuard, HostRule
 from gno.http.routes import error_responses, register_capabilities
 from gno.models import HealthResult
+from gno.serving.api_docs import DOCS_PATH, register_docs
+from gno.serving.content_type import JsonBodyRequired
+from gno.serving.guard import HostGuard, HostRule, OriginGuard
 
-UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 #: behind the token even for GET (everything else a GET reaches is the Web UI's static shell)
 PROTECTED_PREFIXES = ("/api/", "/mcp", "/openapi.json", DOCS_PATH)
 
@@ -39,38 +37,22 @@ def error_response(err: GnoError) -> JSONResponse:
     return JSONResponse(err.to_body(), status_code=err.http_status)
 
 
-class SecurityMiddleware(BaseHTTPMiddleware):
-    """Bearer token (when configured) and same-origin checks for state-changing requests."""
+class TokenMiddleware(BaseHTTPMiddleware):
+    """The bearer token (when configured) on everything but the Web UI's static shell and health."""
 
-    def __init__(self, app: Any, token: str | None, allowed_origins: Sequence[str]) -> None:
+    def __init__(self, app: Any, token: str | None) -> None:
         super().__init__(app)
         self.token = token
-        self.allowed_origins = {o.rstrip("/") for o in allowed_origins}
 
     async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
         path = request.url.path
         public = path == "/api/health" or (
             request.method in ("GET", "HEAD") and not path.startswith(PROTECTED_PREFIXES)
         )
-        if self.token and not public:
-            auth = request.headers.get("authorization", "")
-            if auth != f"Bearer {self.token}":
-                return error_response(
-                    ValidationError(
-                        "missing or wrong bearer token (Authorization: Bearer …)", code=ErrorCode.UNAUTHORIZED
-                    )
-                )
-        origin = request.headers.get("origin")
-        if request.method in UNSAFE_METHODS and origin and origin.rstrip("/") not in self.allowed_origins:
-            host = request.headers.get("host", "")
-            if urlsplit(origin).netloc != host:
-                return error_response(
-                    ValidationError(
-                        f"request from foreign origin {origin} refused",
-                        code=ErrorCode.CSRF_VIOLATION,
-                        details={"origin": origin},
-                    )
-                )
+        if self.token and not public and request.headers.get("authorization", "") != f"Bearer {self.token}":
+            return error_response(
+                ValidationError("missing or wrong bearer token (Authorization: Bearer …)", code=ErrorCode.UNAUTHORIZED)
+            )
         return await call_next(request)
 
 
@@ -117,9 +99,11 @@ def create_app(
         "details}} with the status from gno's error table.",
     )
     app.state.engine = engine
-    app.add_middleware(JsonBodyRequired)  # inside the security checks: a foreign origin is refused first
-    app.add_middleware(SecurityMiddleware, token=token, allowed_origins=list(allowed_origins))
-    app.add_middleware(HostGuard, rule=HostRule.build(host, allowed_hosts))  # outermost: before any route
+    # outermost last: Host, then the token, then Origin, then the body's Content-Type
+    app.add_middleware(JsonBodyRequired)
+    app.add_middleware(OriginGuard, allowed_origins=list(allowed_origins))
+    app.add_middleware(TokenMiddleware, token=token)
+    app.add_middleware(HostGuard, rule=HostRule.build(host, allowed_hosts))
 
     @app.exception_handler(GnoError)
     async def _gno_error(_: Request, err: GnoError) -> JSONResponse:

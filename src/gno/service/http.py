@@ -7,12 +7,17 @@ the response is the tool's result. Errors are `{"error": "<the seed's text>", "c
 with the status from the service's one table (`errors.py`: 400 validation, 401 key, 403 workspace
 of another project / quota / suspended, 404, 409 idempotency, 410 deleted workspace, 422 guard,
 423 read-only account, 429 rate limits). `X-Idempotency-Key` is honoured by `remember`.
+
+The transport checks are gno serve's (`gno.serving`), rendered in this body: a Host outside the
+allowed names is 421 HOST_NOT_ALLOWED (DNS rebinding; loopback names, the bind address and
+`--allowed-host`), a state-changing request from a foreign `Origin` 403 CSRF_VIOLATION, a
+`/v1/` body not sent as JSON 415 CONTENT_TYPE_REQUIRED. `/docs` is the offline reference page.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -30,6 +35,9 @@ from gno.service.errors import service_body
 from gno.service.mcp_tools import bearer, build_service_mcp
 from gno.service.models import ForgetParams, RememberParams, SearchParams, ValidateParams
 from gno.service.tenancy import Principal
+from gno.serving.api_docs import register_docs
+from gno.serving.content_type import JsonBodyRequired
+from gno.serving.guard import HostGuard, HostRule, OriginGuard
 
 log = logging.getLogger("gno.service.http")
 PROTECTED = ("/v1/", "/mcp")
@@ -66,6 +74,8 @@ def create_service_app(
     service: MemoryService,
     *,
     host: str = "127.0.0.1",
+    allowed_hosts: Sequence[str] = (),
+    allowed_origins: Sequence[str] = (),
     mcp: bool = True,
     on_shutdown: Callable[[], None] | None = None,
 ) -> FastAPI:
@@ -76,8 +86,8 @@ def create_service_app(
     if mcp_srv is not None:
         from mcp.server.transport_security import TransportSecuritySettings
 
-        loopback = host in ("127.0.0.1", "localhost", "::1")
-        security = None if loopback else TransportSecuritySettings(enable_dns_rebinding_protection=False)
+        # the Host check is HostGuard's, for every route at once (one rule, one --allowed-host list)
+        security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
         mcp_app = mcp_srv.streamable_http_app(streamable_http_path="/mcp", host=host, transport_security=security)
 
     @asynccontextmanager
@@ -98,6 +108,8 @@ def create_service_app(
         title="gno team memory",
         version=__version__,
         lifespan=lifespan,
+        docs_url=None,  # the stock pages load from a CDN; serving.api_docs serves /docs offline
+        redoc_url=None,
         description='Multi-tenant team memory (seed 003). Errors: {"error": "<text>", "code": "<CODE>"}.',
     )
 
@@ -151,7 +163,12 @@ def create_service_app(
     def validate_memory(body: ValidateParams, request: Request) -> JSONResponse:
         return ok(service.validate_memory(who(request), body, channel="http"))
 
+    register_docs(app)
     if mcp_app is not None:
         app.router.routes.extend(mcp_app.routes)
+    # outermost last: Host, then the key, then Origin, then the body's Content-Type (as on gno serve)
+    app.add_middleware(JsonBodyRequired, prefix="/v1/", render=error_body)
+    app.add_middleware(OriginGuard, allowed_origins=list(allowed_origins), render=error_body)
     app.add_middleware(BearerAuth, service=service)
+    app.add_middleware(HostGuard, rule=HostRule.build(host, allowed_hosts), render=error_body)
     return app

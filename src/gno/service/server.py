@@ -26,7 +26,7 @@ from __future__ import annotations
 import importlib
 import logging
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -160,10 +160,18 @@ def open_service(
         raise
 
 
-def serve(settings: ServiceSettings, *, host: str, port: int, announce: Callable[[str], None] = log.warning) -> None:
+def serve(
+    settings: ServiceSettings,
+    *,
+    host: str,
+    port: int,
+    allowed_hosts: Sequence[str] = (),
+    allowed_origins: Sequence[str] = (),
+    announce: Callable[[str], None] = log.warning,
+) -> None:
     """Run the HTTP + MCP server until interrupted."""
-    from gno.http.listen import bind_listener, bound_port, serve_on
     from gno.service.http import create_service_app
+    from gno.serving.listen import bind_listener, bound_port, serve_on
 
     sock = bind_listener(host, port)  # a busy port fails before the database is opened or anything announced
     try:
@@ -172,7 +180,13 @@ def serve(settings: ServiceSettings, *, host: str, port: int, announce: Callable
         sock.close()
         raise
     try:
-        app = create_service_app(runtime.service, host=host, on_shutdown=runtime.close)
+        app = create_service_app(
+            runtime.service,
+            host=host,
+            allowed_hosts=allowed_hosts,
+            allowed_origins=allowed_origins,
+            on_shutdown=runtime.close,
+        )
         mode = "hybrid" if runtime.service.embedder is not None else "lexical"
         announce(
             f"gno service on http://{host}:{bound_port(sock)}  (POST /v1/memory/*, MCP /mcp)  "

@@ -1,9 +1,10 @@
-"""The one Host-header rule of `gno serve`: every route (REST, Web UI, `/mcp`, OpenAPI) answers
-only to the names the server is meant to be reached by.
+"""The Host and Origin rules of every gno server (`gno serve`, `gno service serve`): each route
+(REST, Web UI, `/mcp`, OpenAPI) answers only to the names the server is meant to be reached by,
+and a state-changing request from a foreign web page is refused.
 
-Why: a page the user visits can rebind its own DNS name to 127.0.0.1 and then talk to the local
-server as a same-origin client (DNS rebinding). The browser still sends the attacker's name in
-`Host`, so refusing unknown names closes that door whatever the route. The rule:
+Why Host: a page the user visits can rebind its own DNS name to 127.0.0.1 and then talk to the
+local server as a same-origin client (DNS rebinding). The browser still sends the attacker's name
+in `Host`, so refusing unknown names closes that door whatever the route. The rule:
 
 - loopback names are always accepted: `localhost`, `*.localhost`, and any loopback address
   literal (`127.0.0.0/8`, `::1`) — no public DNS name can masquerade as those;
@@ -12,22 +13,33 @@ server as a same-origin client (DNS rebinding). The browser still sends the atta
   leading dot `.example.com` accepts the name and its subdomains; `*` accepts any Host, an
   explicit opt-out for setups behind a proxy that checks the name itself).
 
-A refused request gets 421 Misdirected Request with the error envelope, before any route,
-token check or body read runs. Pure ASGI (no buffering), so MCP's streams pass untouched.
+A refused request gets 421 Misdirected Request (HOST_NOT_ALLOWED) before any route, token check
+or body read runs.
+
+Why Origin: a browser attaches the page's `Origin` to a cross-site POST; a POST/PUT/PATCH/DELETE
+whose Origin is neither the server's own (same netloc as `Host`) nor an `--allowed-origin` is
+refused with 403 CSRF_VIOLATION. Requests without Origin (curl, SDKs, agents) are not browsers.
+
+Both are pure ASGI (no buffering), so MCP's streams pass untouched; each server passes the
+renderer of its own error body.
 """
 
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
-from gno.errors import ErrorCode, ValidationError
+from gno.errors import ErrorCode, GnoError, ValidationError
 
 if TYPE_CHECKING:  # the rule itself needs no server packages (the CLI uses it without the serve extra)
-    from starlette.responses import JSONResponse
     from starlette.types import ASGIApp, Receive, Scope, Send
+
+#: a server's error body for a refusal: an ASGI response (a `starlette.responses.Response`)
+Render = Callable[[GnoError], Any]
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 WILDCARD_BINDS = frozenset({"0.0.0.0", "::", ""})
 
@@ -111,33 +123,65 @@ class HostRule:
         return any(name == s[1:] or name.endswith(s) for s in self.suffixes)
 
 
-def refusal(header: str | None) -> JSONResponse:
+def envelope(err: GnoError) -> Any:
+    """gno's one error body, `{"error": {code, message, details}}`, with the table's status."""
     from starlette.responses import JSONResponse
 
+    return JSONResponse(err.to_body(), status_code=err.http_status)
+
+
+def host_refusal(header: str | None) -> GnoError:
     shown = header if header is not None else "(none)"
-    err = ValidationError(
+    return ValidationError(
         f"Host {shown!r} is not allowed on this server (DNS rebinding protection); "
         "reach it by a loopback name or start it with --allowed-host NAME",
         code=ErrorCode.HOST_NOT_ALLOWED,
         details={"host": header},
     )
-    return JSONResponse(err.to_body(), status_code=err.http_status)
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    return next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == name), None)
 
 
 class HostGuard:
     """ASGI middleware applying a `HostRule` to every HTTP and WebSocket request."""
 
-    def __init__(self, app: ASGIApp, rule: HostRule) -> None:
+    def __init__(self, app: ASGIApp, rule: HostRule, render: Render = envelope) -> None:
         self.app = app
         self.rule = rule
+        self.render = render
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
-            header = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"host"), None)
+            header = _header(scope, b"host")
             if not self.rule.allows(header):
                 if scope["type"] == "websocket":
                     await send({"type": "websocket.close", "code": 1008})
                     return
-                await refusal(header)(scope, receive, send)
+                await self.render(host_refusal(header))(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+class OriginGuard:
+    """ASGI middleware: a state-changing request from a foreign `Origin` gets CSRF_VIOLATION."""
+
+    def __init__(self, app: ASGIApp, allowed_origins: Sequence[str] = (), render: Render = envelope) -> None:
+        self.app = app
+        self.allowed = {o.rstrip("/") for o in allowed_origins}
+        self.render = render
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] in UNSAFE_METHODS:
+            origin = _header(scope, b"origin")
+            if origin and origin.rstrip("/") not in self.allowed and urlsplit(origin).netloc != _header(scope, b"host"):
+                err = ValidationError(
+                    f"request from foreign origin {origin} refused; a browser page must be served by this "
+                    "server (or start it with --allowed-origin ORIGIN)",
+                    code=ErrorCode.CSRF_VIOLATION,
+                    details={"origin": origin},
+                )
+                await self.render(err)(scope, receive, send)
                 return
         await self.app(scope, receive, send)

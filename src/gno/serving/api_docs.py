@@ -1,9 +1,10 @@
 """`/docs`: the REST reference rendered on the server from the app's own OpenAPI document.
 
 FastAPI's stock `/docs` and `/redoc` pages load Swagger UI and ReDoc from a public CDN, so they
-break offline and hand every visit to a third party; gno turns both off and serves this page
+break offline and hand every visit to a third party; gno's servers turn both off and serves this page
 instead: plain HTML, no script, no external resource, under the same strict Content-Security-
-Policy as the Web UI. It sits behind the bearer token when one is set (like `/openapi.json`).
+Policy as the Web UI. Both servers serve it (on `gno serve` behind the bearer token when one is
+set, like `/openapi.json`).
 """
 
 from __future__ import annotations

@@ -5,17 +5,16 @@ A body sent without `Content-Type: application/json` (curl's `-d` sends form enc
 header, instead of a validation error about "a valid dictionary". Parsing such bodies as JSON
 anyway would let any web page post "simple" cross-origin requests that no browser preflights;
 Docker's Engine API, Elasticsearch and FastAPI's own strict default refuse them for that reason,
-and so does gno. Only `/api/*` is checked: `/mcp` follows the MCP transport's own rules.
+and so does gno. Only the server's JSON routes are checked (`prefix`: `/api/` on `gno serve`,
+`/v1/` on the team service): `/mcp` follows the MCP transport's own rules.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from gno.errors import ErrorCode, make_error
+from gno.serving.guard import Render, envelope
 
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
@@ -26,13 +25,15 @@ def is_json_media_type(value: str) -> bool:
 
 
 class JsonBodyRequired:
-    """ASGI middleware: a `/api/*` request with a body and a non-JSON Content-Type gets a 415 envelope."""
+    """ASGI middleware: a request under `prefix` with a body and a non-JSON Content-Type gets a 415."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, prefix: str = "/api/", render: Render = envelope) -> None:
         self.app = app
+        self.prefix = prefix
+        self.render = render
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] not in _BODY_METHODS or not scope["path"].startswith("/api/"):
+        if scope["type"] != "http" or scope["method"] not in _BODY_METHODS or not scope["path"].startswith(self.prefix):
             await self.app(scope, receive, send)
             return
         headers: dict[str, str] = {}
@@ -49,5 +50,4 @@ class JsonBodyRequired:
             f"send the request body as JSON with the header `Content-Type: application/json` ({got})",
             {"contentType": ctype or None},
         )
-        response: Any = JSONResponse(err.to_body(), status_code=err.http_status)
-        await response(scope, receive, send)
+        await self.render(err)(scope, receive, send)

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from gno.agents.targets import home_dir
 from gno.config import Settings
 from gno.errors import ValidationError
 from gno.fsio import atomic_write_text
@@ -28,7 +29,7 @@ class McpConfigResult(GnoModel):
 
 
 def config_path(settings: Settings, target: str) -> Path:
-    home = Path(settings.env.get("HOME") or Path.home())
+    home = home_dir(settings.env)
     if target == "claude-desktop":
         if sys.platform == "darwin":
             return home / "Library/Application Support/Claude/claude_desktop_config.json"
