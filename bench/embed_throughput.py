@@ -16,7 +16,9 @@ second half among all second halves.  Prints MRR and top-1, with a pure-Python B
 ``--sweep`` measures what the defaults of ``gno embed`` are chosen on: each embedder × threads ×
 batch size runs in a fresh child process (so its peak resident memory is its own) that embeds
 ``--sweep-chunks`` long chunks the way ``gno embed`` does, once with no load of ours ("idle") and
-once while a busy-loop process holds a core ("loaded"); it prints chunks/s and peak RSS (MB).
+once while a busy-loop process holds a core ("loaded"; ``--sweep-conditions`` picks them); it prints
+chunks/s and peak RSS (MB). ``--rounds`` repeats the grid, configurations interleaved within a
+round, and reports the median.
 
 ``--gno-embed`` runs the real ``gno embed`` over the whole dwarves-brain vault in an isolated home
 (index cached under ``--cache``) and reports its chunks/s and the peak RSS of that process.
@@ -25,6 +27,7 @@ Usage::
 
     python bench/embed_throughput.py [--embedders minilm,wordllama,fake] [--threads 2] [--quality]
     python bench/embed_throughput.py --sweep [--sweep-threads 1,2] [--sweep-batches 4,8,16,32]
+        [--sweep-conditions idle] [--rounds 3]
     python bench/embed_throughput.py --gno-embed [--cache /work/cache/<you>/embed]
 """
 
@@ -191,37 +194,61 @@ def _busy() -> subprocess.Popen[bytes]:
     return busy
 
 
+def _run_worker(
+    args: argparse.Namespace, spec: str, threads: int, batch: int, n: int, cond: str
+) -> dict[str, float] | str:
+    """One configuration in a fresh child process (its peak RSS is its own); the error line if it failed."""
+    busy = _busy() if cond == "loaded" else None
+    try:
+        proc = subprocess.run(
+            [sys.executable, __file__, "--datasets", str(args.datasets), "--worker", f"{spec}:{threads}:{batch}:{n}"],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+    finally:
+        if busy is not None:
+            busy.kill()
+            busy.wait()
+    if proc.returncode != 0:
+        return str(proc.stderr.strip().splitlines()[-1:])
+    result: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
 def sweep(args: argparse.Namespace, long_texts: Sequence[str]) -> int:
+    """Every configuration once per round, rounds outermost (interleaved), so a change in the machine's
+    load during the run hits every embedder alike; chunks/s is the median over the rounds."""
     texts = evenly(long_texts, args.sweep_chunks)
-    print(f"sweep: {len(texts)} long chunks per run, one child process per configuration")
-    print(f"{'embedder':<12}{'threads':>8}{'batch':>6}{'idle c/s':>10}{'loaded c/s':>11}{'peak RSS MB':>12}")
-    for spec in [x.strip() for x in args.embedders.split(",") if x.strip()]:
-        for threads in [int(x) for x in args.sweep_threads.split(",")]:
-            for batch in [int(x) for x in args.sweep_batches.split(",")]:
-                out: dict[str, dict[str, float]] = {}
-                for cond in ("idle", "loaded"):
-                    busy = _busy() if cond == "loaded" else None
-                    try:
-                        proc = subprocess.run(
-                            [sys.executable, __file__, "--datasets", str(args.datasets), "--worker",
-                             f"{spec}:{threads}:{batch}:{len(texts)}"],
-                            capture_output=True, text=True, check=False,
-                        )  # fmt: skip
-                    finally:
-                        if busy is not None:
-                            busy.kill()
-                            busy.wait()
-                    if proc.returncode != 0:
-                        print(f"{spec:<12} unavailable: {proc.stderr.strip().splitlines()[-1:]}")
-                        break
-                    out[cond] = json.loads(proc.stdout.strip().splitlines()[-1])
-                if len(out) == 2:
-                    rss = max(out["idle"]["peakRssMb"], out["loaded"]["peakRssMb"])
-                    print(
-                        f"{spec:<12}{threads:>8}{batch:>6}{out['idle']['chunksPerS']:>10.1f}"
-                        f"{out['loaded']['chunksPerS']:>11.1f}{rss:>12.0f}",
-                        flush=True,
-                    )
+    conds = [c for c in args.sweep_conditions.split(",") if c]
+    configs = [
+        (spec, int(t), int(b))
+        for spec in [x.strip() for x in args.embedders.split(",") if x.strip()]
+        for t in args.sweep_threads.split(",")
+        for b in args.sweep_batches.split(",")
+    ]
+    print(f"sweep: {len(texts)} long chunks per run, one child process per configuration, "
+          f"{args.rounds} interleaved round(s), conditions {', '.join(conds)}")  # fmt: skip
+    got: dict[tuple[str, int, int, str], list[dict[str, float]]] = {}
+    failed: dict[str, str] = {}
+    for _ in range(args.rounds):
+        for spec, threads, batch in configs:
+            for cond in conds:
+                if spec in failed:
+                    continue
+                r = _run_worker(args, spec, threads, batch, len(texts), cond)
+                if isinstance(r, str):
+                    failed[spec] = r
+                else:
+                    got.setdefault((spec, threads, batch, cond), []).append(r)
+    print(f"{'embedder':<12}{'threads':>8}{'batch':>6}" + "".join(f"{c + ' c/s':>11}" for c in conds)
+          + f"{'peak RSS MB':>12}")  # fmt: skip
+    for spec, threads, batch in configs:
+        if spec in failed:
+            print(f"{spec:<12} unavailable: {failed[spec]}")
+            continue
+        runs = [got[(spec, threads, batch, c)] for c in conds]
+        rates = "".join(f"{statistics.median(x['chunksPerS'] for x in rs):>11.1f}" for rs in runs)
+        rss = max(x["peakRssMb"] for rs in runs for x in rs)
+        print(f"{spec:<12}{threads:>8}{batch:>6}{rates}{rss:>12.0f}", flush=True)
     print(f"machine load average (1 min) at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     return 0
 
@@ -278,6 +305,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sweep-threads", default="1,2")
     parser.add_argument("--sweep-batches", default="4,8,16,32")
     parser.add_argument("--sweep-chunks", type=int, default=96)
+    parser.add_argument(
+        "--sweep-conditions",
+        default="idle,loaded",
+        help="idle (no load of ours) and/or loaded (a busy loop holds a core)",
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="--sweep: interleaved rounds (median reported)")
     parser.add_argument("--gno-embed", action="store_true", help="peak RSS of the real `gno embed`")
     parser.add_argument("--notes", type=int, default=0, help="--gno-embed over the first N notes only")
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "gno-bench-embed")

@@ -30,7 +30,7 @@ recall actually ran; when recall has no semantic leg it says so and reports lexi
 
 Usage::
 
-    python bench/locomo.py [--datasets DIR] [--mode lexical|hybrid] [--limit-convs N] [--json]
+    python bench/locomo.py [--datasets DIR] [--mode lexical|hybrid] [--embedder mpnet] [--limit-convs N] [--json]
 """
 
 from __future__ import annotations
@@ -202,11 +202,61 @@ def aggregate(rows: list[dict[str, float]]) -> dict[str, float]:
     return {"n": len(rows), **{k: round(statistics.mean(r[k] for r in rows), 4) for k in rows[0]}}
 
 
+def remember_probe(
+    engine: Any, convs: list[dict[str, Any]], by_conv: dict[str, dict[str, str]], n: int
+) -> dict[str, Any]:
+    """`remember` proposals (no decision: nothing is written), timed, on both sides of the "likely" threshold.
+
+    * restated: a stored turn's words without its ``"<speaker>: "`` prefix (the same statement, not the
+      same bytes): the source turn should be the #1 candidate and flagged ``likely``;
+    * questions: a LoCoMo question of the same conversation, a duplicate of no turn: any ``likely``
+      candidate is a false alarm.
+    No judged duplicate pairs exist for LoCoMo; this probes the ranking and the threshold, not recall."""
+    from gno.memory.remember import RememberRequest
+
+    def propose(text: str, scope: str) -> tuple[Any, float]:
+        t = time.perf_counter()
+        r = engine.remember(RememberRequest(text=text, scopes=[scope], caller="locomo", session="bench"))
+        return r, (time.perf_counter() - t) * 1000
+
+    lat: list[float] = []
+    top1 = likely = false_likely = asked = 0
+    modes: dict[str, int] = defaultdict(int)
+    conv = convs[0]
+    scope = f"conv:{conv['sample_id']}"
+    turns = [t for t in turns_of(conv) if t.get("dia_id") in by_conv[scope] and len(t.get("text", "")) > 40]
+    for turn in turns[:: max(1, len(turns) // n)][:n]:
+        r, ms = propose(turn["text"].strip(), scope)
+        lat.append(ms)
+        modes[r.matching.mode] += 1
+        uri = by_conv[scope][turn["dia_id"]]
+        if r.candidates and r.candidates[0].record.uri == uri:
+            top1 += 1
+            likely += r.candidates[0].match == "likely"
+    for qa in [q for q in conv["qa"] if q.get("category") in CATEGORIES][:n]:
+        r, ms = propose(qa["question"], scope)
+        lat.append(ms)
+        asked += 1
+        false_likely += any(c.match == "likely" for c in r.candidates)
+    restated = min(n, len(turns))
+    return {
+        "restated": restated,
+        "sourceTop1": round(top1 / restated, 3) if restated else None,
+        "sourceTop1Likely": round(likely / restated, 3) if restated else None,
+        "questions": asked,
+        "questionsFalseLikely": round(false_likely / asked, 3) if asked else None,
+        "matchingModes": dict(modes),
+        "latencyMs": {"p50": round(pct(lat, 50), 1), "p95": round(pct(lat, 95), 1)},
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
     ap.add_argument("--mode", choices=("lexical", "hybrid"), default="lexical")
     ap.add_argument("--limit-convs", type=int, default=None, help="only the first N conversations")
+    ap.add_argument("--embedder", default=None, help="models.embed of the bench home, e.g. mpnet")
+    ap.add_argument("--remember", type=int, default=0, help="also time N remember proposals (see remember_probe)")
     ap.add_argument("--captions", action="store_true", help="append image captions to turns that share one")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args(argv)
@@ -229,7 +279,8 @@ def main(argv: list[str] | None = None) -> int:
         (home / "config" / "index.yml").write_text(
             'version: "1.0"\ncollections:\n'
             f"  - name: memory\n    path: {json.dumps(str(mem_root))}\n"
-            '    pattern: "**/*.md"\n    memoryManaged: true\n',
+            '    pattern: "**/*.md"\n    memoryManaged: true\n'
+            + (f"models:\n  embed: {json.dumps(args.embedder)}\n" if args.embedder else ""),
             encoding="utf-8",
         )
         t0 = time.perf_counter()
@@ -302,6 +353,7 @@ def main(argv: list[str] | None = None) -> int:
                 "overall": aggregate([x for c in CATEGORIES for x in rows[c]]),
                 "latencyMs": {"p50": round(pct(lat, 50), 2), "p95": round(pct(lat, 95), 2)},
             }
+        probe = remember_probe(engine, convs, by_conv, args.remember) if args.remember else None
         engine.close()
 
     ran = "hybrid" if modes_seen.get("hybrid") else "lexical"
@@ -316,11 +368,13 @@ def main(argv: list[str] | None = None) -> int:
         "evidenceIdsDropped": dropped_ids,
         "questionsWithoutEvidence": skipped_qs,
         "requestedMode": args.mode,
+        "embedder": args.embedder or "default",
         "retrievalModes": dict(modes_seen),
         "budget": {"maxFacts": MAX_FACTS, "maxTokens": MAX_TOKENS},
         "ingestSeconds": round(ingest_s, 1),
         "embedSeconds": round(embed_s, 1),
         "forms": per_form,
+        **({"remember": probe} if probe else {}),
         "notes": notes,
     }
     if args.json:
@@ -349,6 +403,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{label:<16} {a['n']:>5} {a['r5']:>7.3f} {a['r10']:>7.3f} {a['mrr']:>7.3f} "
                 f"{a['sess_r5']:>8.3f} {a['empty']:>7.3f}"
             )
+    if probe:
+        print(f"\nremember proposals: {probe}")
     for n in notes:
         print(f"note: {n}")
     return 0

@@ -295,6 +295,23 @@ def quality_cached(engine: Any, spec: str) -> bool:
     return bool(st.available and st.embedded_chunks >= st.total_chunks)
 
 
+def use_rescorer(spec: str) -> None:
+    """Bench only: where the engine would re-score a fast first stage with MiniLM, use `spec` instead.
+
+    The engine's re-scorer is MiniLM, not a setting; this measures whether another quality model would
+    pay there. It reads the model's stored vectors of the candidates, so embed the corpus with it first."""
+    from gno.embed import load_embedder
+    from gno.retrieve.semantic import Semantic
+
+    model = load_embedder(spec)
+    engine_choice = Semantic.quality_embedder
+
+    def quality_embedder(self: Semantic) -> Any:
+        return None if engine_choice(self) is None else model
+
+    Semantic.quality_embedder = quality_embedder  # type: ignore[method-assign]
+
+
 def embed(engine: Any, spec: str) -> dict[str, Any]:
     set_embedder(engine, spec)
     started = time.perf_counter()
@@ -491,7 +508,14 @@ def checks(results: dict[str, Any], split: str) -> list[tuple[str, bool, str]]:
     return out
 
 
+#: everything after this line in an existing report is hand-written (measurements the suite does not make,
+#: conclusions drawn from the tables) and is kept when --write regenerates the tables above it
+HAND_WRITTEN = "<!-- hand-written below this line: kept when bench/retrieval_suite.py --write regenerates -->"
+
+
 def write_markdown(results: dict[str, Any], path: Path, command: str, runs_note: str | None = None) -> None:
+    old = path.read_text(encoding="utf-8") if path.is_file() else ""
+    tail = old[old.index(HAND_WRITTEN) :].rstrip("\n") if HAND_WRITTEN in old else None
     lines = [
         "# Retrieval benchmarks",
         "",
@@ -541,6 +565,8 @@ def write_markdown(results: dict[str, Any], path: Path, command: str, runs_note:
         for half, h in a.get("halves", {}).items():
             lines.append(f"- {half} half ({'odd' if half == 'tune' else 'even'} ids): released-correct "
                          f"{h['released_correct']}, released-wrong {h['released_wrong']}, abstained {h['abstained']}.")
+    if tail:
+        lines += ["", tail]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -564,6 +590,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tldr-queries", type=int, default=400)
     ap.add_argument("--locomo-every", type=int, default=2, help="use every N-th LoCoMo question (speed)")
     ap.add_argument("--ask", action="store_true", help="also run ask --verify on the dwarves QA pairs")
+    ap.add_argument("--rescorer", default=None,
+                    help="re-score a fast first stage with this model instead of MiniLM (bench only; its vectors "
+                    "must be cached), e.g. --embedders wordllama --rescorer mpnet")  # fmt: skip
     ap.add_argument(
         "--only-embedded", action="store_true", help="skip an embedder on a corpus whose vectors are not all cached yet"
     )
@@ -582,6 +611,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.from_json:
         return report(merge_runs(args.from_json), args, argv)
+    if args.rescorer:
+        use_rescorer(args.rescorer)
     modes = [m for m in args.modes.split(",") if m]
     embedders = [e for e in args.embedders.split(",") if e]
     splits = ["tune", "report"] if args.split == "both" else [args.split]
