@@ -3,11 +3,13 @@
 Each test runs `engine.ask(..., verify=True)` on a real SQLite index of a few hand-written notes
 (`make_kb`): a preposition before the wh-word, `what does X <verb>` (not a set question), a name
 given in emphasis, a word's meaning, "the author" of a personal note, an image line, the noun a
-`how many` question counts, and the doer a `who <verb>ed` question asks for.
+`how many` question counts, the doer a `who <verb>ed` question asks for, the subject an acronym
+names under a heading that states the rest of the question, and stems that drop a silent final e.
 """
 
 from __future__ import annotations
 
+from gno.evidence.passages import covered, facets_of
 from gno.evidence.question import frame
 
 from .conftest import KB, MakeKB
@@ -139,3 +141,32 @@ def test_what_does_x_do_asks_for_an_activity_and_abstains(make_kb: MakeKB) -> No
     kb = make_kb({"home.md": "# Home\n\nCalvin has another room for relaxation with a TV, cozy and relaxing.\n"})
     r = kb.engine.ask("What does Calvin do to relax?", verify=True)
     assert r.answer_status == "abstained", r.dump()
+
+
+def test_the_subject_defined_under_a_heading_that_states_the_question(make_kb: MakeKB) -> None:
+    """"the SMTP server": the note says what SMTP is; its title and heading say whose email it is."""
+    email = "---\ntitle: Configure The Company Email\n---\n\n## Fill in your email information\n\n"
+    kb = make_kb(
+        {
+            "email.md": email + "* SMTP is **smtp.gmail.com**, port is right already.\n"
+            "* Username is **your gmail address**.\n",
+            "dns.md": "# DNS\n\nA records point each network service, such as FTP or email, to the root domain.\n",
+        }
+    )
+    assert "serv" not in frame("What is the SMTP server for the company email?").facets
+    assert "serv" in frame("What is the server for the company email?").content  # no acronym names it
+    released(kb, "What is the SMTP server for the company email?", "smtp.gmail.com")
+    # the same sentence under a heading and title about something else answers another question
+    kb = make_kb(
+        {"home.md": "# Home lab\n\n## Mail relay\n\n* SMTP is **smtp.fastmail.com**, port 465.\n"}, name="kb2"
+    )
+    r = kb.engine.ask("What is the SMTP server for the company email?", verify=True)
+    assert r.answer_status == "abstained", r.dump()
+
+
+def test_a_silent_final_e_stems_with_its_inflections(make_kb: MakeKB) -> None:
+    assert covered("the configuration of replacing and comparison", facets_of("configure replace compare")) == [
+        "configur", "replac", "compar"
+    ]
+    kb = make_kb({"build.md": "# Build\n\nThe team is replacing Grunt with the tool `esbuild`.\n"})
+    released(kb, "Which tool replaces Grunt?", "esbuild")

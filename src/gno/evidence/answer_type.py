@@ -14,11 +14,12 @@ does not already contain, of the type the question asks for —
 * `time`: a date, weekday, month, year or relative time (`yesterday`, `last week`);
 * `person` / `place` / `thing`: a quoted title or code span; a proper name (a capitalised word
   that the notes never write in lower case) or an identifier (`v2.4`, `deploy_staging`) in a
-  clause that states the question's words; the word a sentence names with the question's own noun
-  or a naming verb (`the systemd unit app-staging`, `a puppy named Coco`); for "what kind of X"
-  only the word that classifies X (`Hawaiian pizza`, not `a great pizza`); after a preposition
-  that opens the question ("according to whom", "from which version") the object of the same
-  preposition (`According to Jim Kalbach, …`, `from Docker 1.10`);
+  clause that states the question's words or opens with its subject (`SMTP is smtp.gmail.com`);
+  the word a sentence names with the question's own noun or a naming verb (`the systemd unit
+  app-staging`, `a puppy named Coco`); for "what kind of X" only the word that classifies X
+  (`Hawaiian pizza`, not `a great pizza`); after a preposition that opens the question
+  ("according to whom", "from which version") the object of the same preposition (`According to
+  Jim Kalbach, …`, `from Docker 1.10`);
 * `reason`: a causal clause (`because`, `so that`, `due to`, …);
 * `polar` (yes/no) and `manner` ("how did …", "what does X do …") questions have no value a quoted sentence can be
   checked to state: extraction abstains on them.
@@ -66,6 +67,7 @@ FREQUENCY_RE = re.compile(
 )
 RATE_RE = re.compile(r"\b(?:times?|once|twice)\s+(?:a|an|per|each|every)\s+(?:day|week|month|year|night)\b", re.I)
 REASON_RE = re.compile(r"\b(because|so that|due to|in order to|as a result|that's why|that is why|the reason)\b", re.I)
+DEFINES_RE = re.compile(r"\s*(?:the\s+)?\**([A-Z][\w'’.-]*)\**\s*(?:is|are|was|were)\b")
 CLAUSE_RE = re.compile(r"[,;:()—–]|\s-\s|\bbut\b")
 PRONOUNS = frozenset("i i'm i've i'd i'll we we're you you're he she it they".split())
 # a sentence-initial word followed by one of these reads as a subject ("Alice is the on-call lead")
@@ -145,9 +147,17 @@ def specifics(text: str, fr: QuestionFrame, vocab: Vocabulary, *, reply: bool = 
     prepped = [m.group(1).rstrip(".") for m in re.finditer(rf"\b{re.escape(fr.prep)}\s+([\w'’.-]+)", body, re.I)
                if fr.prep and (m.group(1)[:1].isupper() or re.search(r"\d", m.group(1))) and _novel(m.group(1), fr)]
     bounds = [0] + [m.end() for m in CLAUSE_RE.finditer(body)] + [len(body) + 1]
-    clauses = [(a, b, bool(covered(body[a:b], fr.content))) for a, b in zip(bounds, bounds[1:], strict=False)]
+    clauses = [(a, b, bool(covered(body[a:b], fr.content)) or _defines(body[a:b], fr))
+               for a, b in zip(bounds, bounds[1:], strict=False)]
     kept = [w for pos, w in found if reply or any(a <= pos < b and hit for a, b, hit in clauses)]
     return titles + kept + prepped + kinds + [w for w in _apposed(body, fr) if _novel(w, fr)]
+
+
+def _defines(clause: str, fr: QuestionFrame) -> bool:
+    """"SMTP is smtp.gmail.com": a clause that opens with the subject of the question and a copula
+    says what that subject is, whether or not it repeats the question's other words."""
+    m = DEFINES_RE.match(clause)
+    return m is not None and stem(re.sub(r"['’]s$", "", m.group(1)).lower()) in fr.subjects
 
 
 def _modifiers(text: str, fr: QuestionFrame) -> list[str]:

@@ -14,7 +14,10 @@ Capsule, decide that; each failure is an abstention with its own reason:
   cited ones — a set gathered over many notes is never verified complete from one of them.
 
 A rival must be about the same subject: the question's names (people, dates) must occur in its
-passage or heading.
+passage or heading. How much of the question an answer states counts the heading and note title
+its sentences stand under ("SMTP is smtp.gmail.com" under "Configure the company email"); whether
+another passage is a rival is decided on the sentences alone, since a heading says as much about
+each sentence below it.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gno.evidence.answer_type import Vocabulary, typed_values, vocabulary
-from gno.evidence.extract import asked_before, passage_sentences
+from gno.evidence.extract import asked_before, passage_sentences, scope_of
 from gno.evidence.passages import covered, is_question
 from gno.evidence.question import QuestionFrame
 from gno.models import Capsule, CapsuleEvidence
@@ -84,8 +87,9 @@ def question_coverage(
     about = " ".join(f"{e.text}\n{e.heading or ''}\n{e.title}" for e in quoted)
     named = set(covered(about + " " + " ".join(t for t, _c in replies), sorted(fr.names)))
     said = set(covered(" ".join(t for t, _c in supported), facets))
-    claimed = [f for f in facets if f in said or f in named]
-    units = answer_units([t for t, _c in supported])
+    scoped = set(covered(" ".join(scope_of(e) for e in quoted), facets))
+    claimed = [f for f in facets if f in said or f in named or f in scoped]
+    units = answer_units([t for t, _c in supported], [_scope(c, by_id) for _t, c in supported])
     best = max((len(covered(u, fr.content)) for u in units), default=0)
     asked = [f for f in facets if f in fr.content or f in fr.names] or facets  # not "what *kind* of"
     stated = [f for f in asked if f in claimed]
@@ -97,8 +101,9 @@ def question_coverage(
     return QuestionCoverage(claimed, ratio, fr.subjects <= named)
 
 
-def answer_units(texts: list[str]) -> list[str]:
-    """Claims as units of meaning: a quoted question is read together with the reply after it.
+def answer_units(texts: list[str], scopes: list[str] | None = None) -> list[str]:
+    """Claims as units of meaning: a quoted question is read together with the reply after it, and
+    each claim under the heading and note title of the passage it is quoted from (`scopes`).
 
     Each other claim stands alone: a sentence that states most of the question is what anchors
     an answer, and a value in the sentence after it does not make up for what the anchor lacks.
@@ -107,8 +112,13 @@ def answer_units(texts: list[str]) -> list[str]:
     for i, t in enumerate(texts):
         if is_question(t):
             continue
-        out.append((texts[i - 1] + " " + t) if i and is_question(texts[i - 1]) else t)
+        unit = (texts[i - 1] + " " + t) if i and is_question(texts[i - 1]) else t
+        out.append(f"{unit}\n{scopes[i]}" if scopes else unit)
     return out
+
+
+def _scope(cites: list[str], by_id: dict[str, CapsuleEvidence]) -> str:
+    return "\n".join(scope_of(by_id[i]) for i in cites if i in by_id)
 
 
 def assess(
@@ -125,6 +135,8 @@ def assess(
     sources = {i for t, cites in zip(claim_texts, claim_cites, strict=True) if not is_question(t) for i in cites}
     if fr.plural and len(sources) < 2:
         return "answer_incomplete"
+    # the sentences alone, without the heading and title they share with the rest of their note: a
+    # heading does not tell one of its sentences from another (the answer's own note may hold the rival)
     own = max((len(covered(u, fr.content)) for u in answer_units(claim_texts)), default=0)
     # a rival is a passage that would itself qualify as an answer (or supports the question as well)
     bar = min(own, math.ceil(RIVAL_COVERAGE * len(fr.content)))

@@ -51,6 +51,8 @@ class Candidate:
     asked: tuple[str, str] | None = None  # (question sentence, its evidence id) this anchor replies to
     answer: list[int] = field(default_factory=list)
     values: list[str] = field(default_factory=list)
+    about: bool = True  # its passage (or note title) names every subject of the question
+    stated: list[str] = field(default_factory=list)  # content facets the anchor, its heading or title states
 
     def cited(self) -> str:
         """The answer: its sentences, each followed by its citation marker."""
@@ -66,6 +68,11 @@ class Draft:
     answer: str
     frame: QuestionFrame
     best: Candidate | None
+
+
+def scope_of(ev: CapsuleEvidence) -> str:
+    """The heading and note title a passage stands under: they state the topic of all its sentences."""
+    return f"{ev.heading or ''}\n{ev.title}"
 
 
 def passage_sentences(text: str) -> list[str]:
@@ -117,13 +124,17 @@ def candidates(fr: QuestionFrame, cap: Capsule, vocab: Vocabulary) -> list[Candi
     for ev, ptext in zip(cap.evidence, texts, strict=True):
         sents = passage_sentences(ev.text)
         ctx = covered(ptext, fr.facets)
+        scoped = covered(scope_of(ev), fr.content)
+        about = fr.subjects <= set(covered(f"{ptext}\n{ev.title}", sorted(fr.subjects)))
         asked = asked_before(ev, cap)
         for j, s in enumerate(sents):
             if is_question(s):
                 continue
             lead = asked if j == 0 and asks_about(asked, fr) else None
             cov = covered(s + " " + (lead[0] if lead else ""), fr.content)
-            if not cov:
+            # a sentence that names the subject under a heading or title stating the question's words
+            # ("SMTP is smtp.gmail.com" in the note "Configure the company email") is about the question
+            if not cov and not (scoped and fr.subjects and covered(s, sorted(fr.subjects))):
                 continue
             seq = content_stems(s)
             bi = len(fr.bigrams & set(zip(seq, seq[1:], strict=False)))
@@ -132,7 +143,8 @@ def candidates(fr: QuestionFrame, cap: Capsule, vocab: Vocabulary) -> list[Candi
                 + CONTEXT_WEIGHT * sum(idf[f] for f in ctx if f not in cov)
                 + BIGRAM_WEIGHT * bi
             )
-            c = Candidate(ev.evidence_id, ev.selection_rank, sents, j, cov, score, lead)
+            c = Candidate(ev.evidence_id, ev.selection_rank, sents, j, cov, score, lead, about=about)
+            c.stated = [f for f in fr.content if f in cov or f in scoped]
             c.answer, c.values = answer_span(c, fr, vocab)
             out.append(c)
     out.sort(key=lambda c: (-c.score, c.rank, c.anchor))
@@ -161,6 +173,6 @@ def draft(question: str, cap: Capsule, vocab: Vocabulary | None = None) -> Draft
     cands = candidates(fr, cap, vocab)
     if not cands:
         return Draft("", fr, None)
-    full = [c for c in cands if c.values and len(c.covered) >= ANSWER_COVERAGE * len(fr.content)]
+    full = [c for c in cands if c.values and c.about and len(c.stated) >= ANSWER_COVERAGE * len(fr.content)]
     best = full[0] if full else cands[0]
     return Draft(best.cited(), fr, best)

@@ -37,7 +37,8 @@ def stem(word: str) -> str:
     for suf in ("ations", "ation", "ments", "ment", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "s"):
         if len(w) - len(suf) >= 4 and w.endswith(suf):
             return w[: -len(suf)]
-    return w
+    # a silent final e: "compare" must meet "compared" and "comparison", "configure" "configuration"
+    return w[:-1] if len(w) >= 6 and w.endswith("e") and not w.endswith(("ee", "ie", "ye")) else w
 
 
 def facets_of(goal: str, limit: int = 12) -> list[str]:

@@ -8,7 +8,8 @@ question's own words (an answer must say something beyond them), the capitalised
 subject the passage must be about, not the answer) and its content-word bigrams (a passage that
 states the question's phrases in the same order is the one the question is about). Words that
 only shape the question are no facets an answer must state: a leading preposition ("according to
-whom"), `mean` in "what does X mean", and "the author" of a personal note (its first person).
+whom"), `mean` in "what does X mean", "the author" of a personal note (its first person), and the
+noun an acronym modifies ("the *SMTP server*": a note says what SMTP is, not that it is a server).
 """
 
 from __future__ import annotations
@@ -54,6 +55,9 @@ MEANING = re.compile(r"^\s*what\s+(?:does|do|did)\b.*\b(?:mean|stand\s+for)\s*\?
 AUTHOR = re.compile(r"\bthe\s+(author|writer)\b(?!\s+of\b)", re.I)
 # "What does Calvin do to relax?": asks for an activity, which no name or number in a sentence states
 ACTIVITY = re.compile(r"^\s*what\s+(?:does|do|did|will|would|can|could)\s+.+?\s+do\b", re.I)
+# "What is *the SMTP server* for …": the noun an acronym modifies is the kind of thing the acronym
+# already names (notes write "SMTP is smtp.gmail.com", "the DNS is …"), so the answer need not repeat it
+NAMED_NOUN = re.compile(r"\b(?:the|a|an|its|their|his|her|our|your|this|that)\s+[A-Z][A-Z0-9]+\s+([a-z][\w-]*)\b")
 WH_NOUN = re.compile(r"^\s*(?:what|which)\s+(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?([\w'’-]+)", re.I)
 
 
@@ -212,6 +216,7 @@ def frame(question: str) -> QuestionFrame:
     if MEANING.match(question):
         shaping |= {"mean", "means", "meaning", "stand"}
     shaping |= {m.group(1).lower() for m in AUTHOR.finditer(question)} if answer_kind(question) != "person" else set()
+    shaping |= {n for m in NAMED_NOUN.finditer(question) if (n := m.group(1)) not in STOPWORDS and n not in POLAR}
     phrasing = {stem(w) for w in shaping} | shaping
     if shaping - set(PHRASING):  # words that only shape this question are not facets an answer must state
         facets = [f for f in facets if f not in phrasing or f in names] or facets
