@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from gno.config import Settings, build_settings
 from gno.engine import Engine
 
@@ -40,9 +42,11 @@ def make_notes(root: Path) -> None:
         )
 
 
-def env_for(home: Path) -> dict[str, str]:
+def env_for(home: Path, workers: str = "") -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GNO_")}
     env.update(GNO_CONFIG_DIR=str(home / "config"), GNO_DATA_DIR=str(home / "data"), GNO_CACHE_DIR=str(home / "cache"))
+    if workers:
+        env["GNO_INDEX_WORKERS"] = workers
     return env
 
 
@@ -88,7 +92,9 @@ def snapshot(settings: Settings) -> dict[str, Any]:
         e.close()
 
 
-def test_kill_9_at_60_percent_keeps_the_work_and_the_next_update_finishes(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", ["0", "1"], ids=["in-process", "worker"])
+def test_kill_9_at_60_percent_keeps_the_work_and_the_next_update_finishes(tmp_path: Path, workers: str) -> None:
+    """Killed while one process indexes, or while a worker process parses for it."""
     notes = tmp_path / "notes"
     make_notes(notes)
     home = tmp_path / "killed"
@@ -96,7 +102,10 @@ def test_kill_9_at_60_percent_keeps_the_work_and_the_next_update_finishes(tmp_pa
     db = build_settings(env=env_for(home)).db_path
 
     proc = subprocess.Popen(
-        [str(GNO_EXE), "update", "--json"], env=env_for(home), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        [str(GNO_EXE), "update", "--json"],
+        env=env_for(home, workers),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     seen: list[int] = []
     try:
