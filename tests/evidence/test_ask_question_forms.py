@@ -4,12 +4,13 @@ Each test runs `engine.ask(..., verify=True)` on a real SQLite index of a few ha
 (`make_kb`): a preposition before the wh-word, `what does X <verb>` (not a set question), a name
 given in emphasis, a word's meaning, "the author" of a personal note, an image line, the noun a
 `how many` question counts, the doer a `who <verb>ed` question asks for, the subject an acronym
-names under a heading that states the rest of the question, and stems that drop a silent final e.
+names under a heading that states the rest of the question, and stems that meet across a silent
+final e, a final consonant-y and irregular past forms.
 """
 
 from __future__ import annotations
 
-from gno.evidence.passages import covered, facets_of
+from gno.evidence.passages import covered, facets_of, stem
 from gno.evidence.question import frame
 
 from .conftest import KB, MakeKB
@@ -170,3 +171,12 @@ def test_a_silent_final_e_stems_with_its_inflections(make_kb: MakeKB) -> None:
     ]
     kb = make_kb({"build.md": "# Build\n\nThe team is replacing Grunt with the tool `esbuild`.\n"})
     released(kb, "Which tool replaces Grunt?", "esbuild")
+
+
+def test_stems_meet_across_a_final_y_and_irregular_past_forms(make_kb: MakeKB) -> None:
+    assert covered("two theories, three companies", facets_of("theory company")) == ["theor", "compan"]
+    assert covered("She bought a kayak and wrote a song", facets_of("buy write")) == ["buy", "write"]
+    # "go" would prefix-match "good"; "found" also founds a company; "know" would match "knowledge"
+    assert stem("went") == "went" and stem("found") == "found" and stem("known") == "known"
+    kb = make_kb({"trip.md": "# Trip\n\nIn Lisbon, Maria bought a kayak called `Seabird`.\n"})
+    released(kb, "Which kayak did Maria buy in Lisbon?", "Seabird")

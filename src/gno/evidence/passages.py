@@ -3,9 +3,10 @@
 A passage is a paragraph-sized block of the canonical text (blank-line separated, code fences
 kept whole, long blocks split on line boundaries), so its `startLine..endLine` are exactly the
 lines of the user's file and its text can be re-hashed later by `context verify`. Facets are the
-content words of the goal; a passage covers a facet when one of its words starts with the
-facet's stem. A passage that ends with a question (`ends_with_question`) is read with the paragraph
-after it, its reply: see `gno.evidence.capsule`.
+content words of the goal; a passage covers a facet when one of its words has the facet's stem
+or starts with it (the stem strips common suffixes, a silent final e and a final consonant-y, and
+maps common irregular past forms to their verb). A passage that ends with a question
+(`ends_with_question`) is read with the paragraph after it, its reply: see `gno.evidence.capsule`.
 """
 
 from __future__ import annotations
@@ -32,13 +33,42 @@ class Passage:
     heading: str | None
 
 
+#: irregular past forms of common verbs → the verb ("bought" meets "buy", "wrote" "writing"); forms that
+#: are also other words ("left", "found", "saw", "rose") and verbs of three letters or fewer whose
+#: stem would prefix-match unrelated words ("went" → "go" matches "good") are left out, and so is
+#: "known" (in "also known as" it names, and "know" would match "knowledge")
+_IRREGULAR = {
+    form: verb
+    for verb, forms in {
+        "buy": "bought", "bring": "brought", "catch": "caught", "teach": "taught", "sell": "sold", "tell": "told",
+        "pay": "paid", "say": "said", "meet": "met", "begin": "began begun", "choose": "chose chosen",
+        "write": "wrote written", "give": "gave given", "build": "built", "send": "sent", "spend": "spent",
+        "hold": "held", "keep": "kept", "sleep": "slept", "eat": "ate eaten", "drink": "drank drunk",
+        "drive": "drove driven", "fly": "flew flown", "grow": "grew grown",
+        "sing": "sang sung", "swim": "swam swum", "break": "broke broken", "steal": "stole stolen",
+        "forget": "forgot forgotten", "understand": "understood", "stand": "stood", "hear": "heard",
+        "lose": "lost", "seek": "sought", "fight": "fought", "throw": "threw thrown", "wear": "wore worn",
+        "hide": "hidden", "ride": "rode ridden", "wake": "woke woken", "take": "took taken", "make": "made",
+        "feel": "felt", "draw": "drew drawn", "speak": "spoke spoken", "lead": "led", "become": "became",
+        "fall": "fell fallen", "shake": "shook shaken", "hang": "hung", "mean": "meant", "feed": "fed",
+        "blow": "blew blown", "freeze": "froze frozen", "forgive": "forgave forgiven", "tear": "tore torn",
+        "sink": "sank sunk", "swing": "swung", "learn": "learnt", "dream": "dreamt",
+    }.items()
+    for form in forms.split()
+}
+
+
 def stem(word: str) -> str:
     w = word.lower()
+    w = _IRREGULAR.get(w, w)
     for suf in ("ations", "ation", "ments", "ment", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "s"):
         if len(w) - len(suf) >= 4 and w.endswith(suf):
             return w[: -len(suf)]
-    # a silent final e: "compare" must meet "compared" and "comparison", "configure" "configuration"
-    return w[:-1] if len(w) >= 6 and w.endswith("e") and not w.endswith(("ee", "ie", "ye")) else w
+    # a silent final e ("compare" meets "compared", "comparison"; "configure" "configuration") and a
+    # final y after a consonant ("theory" meets "theories", "company" "companies")
+    if len(w) >= 6 and (w.endswith("e") and not w.endswith(("ee", "ie", "ye")) or re.search(r"[^aeiouy]y$", w)):
+        return w[:-1]
+    return w
 
 
 def facets_of(goal: str, limit: int = 12) -> list[str]:
