@@ -71,6 +71,25 @@ def observe(db: Path) -> tuple[int, int]:
         conn.close()
 
 
+def assert_no_process_left(home: Path) -> None:
+    """No process of the killed update (a parsing worker) outlives it: each would hold the index."""
+    marker = f"GNO_DATA_DIR={home / 'data'}".encode()
+    deadline = time.monotonic() + 10
+    while True:
+        left = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as fh:
+                    if marker in fh.read().split(b"\0"):
+                        left.append(pid)
+            except OSError:
+                continue
+        if not left or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert not left, f"processes outlived the killed update: {left}"
+
+
 def snapshot(settings: Settings) -> dict[str, Any]:
     e = Engine(settings)
     try:
@@ -120,6 +139,7 @@ def test_kill_9_at_60_percent_keeps_the_work_and_the_next_update_finishes(tmp_pa
     finally:
         rc = proc.wait(timeout=600)
     assert rc == -signal.SIGKILL, f"the update ended before 60 % was observed (seen {sorted(set(seen))[-5:]})"
+    assert_no_process_left(home)
     kept, fts = observe(db)
     assert kept == fts
     assert kept >= 0.5 * FILES

@@ -15,7 +15,9 @@ import hashlib
 import math
 import multiprocessing
 import os
+import signal
 import threading
+import time
 from collections import deque
 from collections.abc import Generator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -150,6 +152,39 @@ def _load_many(collection: str, files: list[tuple[str, str, int, int]], at: str,
     return [load(collection, WalkedFile(*f), at, keep_parsed=keep_parsed) for f in files]
 
 
+def _worker_start(parent: int) -> None:
+    """Tie a worker's life to its parent's: a killed `gno update` leaves no worker behind.
+
+    A forked worker holds its own copy of the task pipe, so it would never see the parent go.
+    Linux delivers SIGKILL on the parent's death (`PR_SET_PDEATHSIG`); elsewhere a daemon thread
+    polls for the parent.
+    """
+    try:
+        import ctypes
+
+        if ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL) != 0:
+            raise OSError(ctypes.get_errno(), "prctl")
+    except (OSError, AttributeError):  # not Linux
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+        threading.Thread(target=watch, daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def may_fork() -> bool:
+    """Whether worker processes may be forked here: not beside other threads (their locks would
+    be copied held), and only where fork exists."""
+    return threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
+
+
 def default_workers() -> int:
     """Worker processes for a large sync: the cores left idle beside this process, at most 3.
 
@@ -188,7 +223,7 @@ def load_all(
     locks those threads may hold, and spawning would re-run the caller's main module. Closing the
     iterator early stops the workers; a worker that dies ends the sync with a clear error.
     """
-    if workers <= 0 or threading.active_count() > 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if workers <= 0 or not may_fork():
         for f in files:
             yield load(collection, f, at, parse=False)
         return
@@ -197,7 +232,8 @@ def load_all(
         for i in range(0, len(files), CHUNK_FILES)
     )
     # with fork, the executor starts every worker before its own management thread
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+    ctx = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_start, initargs=(os.getpid(),)) as pool:
         pending: deque[Future[list[Loaded]]] = deque()
 
         def submit() -> None:
