@@ -130,22 +130,30 @@ def gno_cmd(*args: str) -> list[str]:
     return [sys.executable, "-m", "gno", *args]
 
 
-def setup_home(root: Path, n_facts: int) -> dict[str, str]:
-    """Write the config and the facts, index them with `gno update`; return the GNO_* environment."""
-    env = {
-        "GNO_CONFIG_DIR": str(root / "config"),
-        "GNO_DATA_DIR": str(root / "data"),
-        "GNO_CACHE_DIR": str(root / "cache"),
-    }
-    memory = root / "memory"
-    memory.mkdir(parents=True, exist_ok=True)
+def home_env(root: Path) -> dict[str, str]:
+    """The GNO_* directories of a gno home under `root`."""
+    return {k: str(root / v) for k, v in (("GNO_CONFIG_DIR", "config"), ("GNO_DATA_DIR", "data"),
+                                          ("GNO_CACHE_DIR", "cache"))}  # fmt: skip
+
+
+def write_config(root: Path, name: str, folder: Path, extra: str = "") -> Path:
+    """The home's index.yml with one collection `name` over `folder`."""
     cfg = root / "config" / "index.yml"
     cfg.parent.mkdir(parents=True, exist_ok=True)
     cfg.write_text(
-        f'version: "1.0"\ncollections:\n  - name: memory\n    path: {json.dumps(str(memory))}\n'
-        '    pattern: "**/*.md"\n    memoryManaged: true\n',
+        f'version: "1.0"\ncollections:\n  - name: {name}\n    path: {json.dumps(str(folder))}\n'
+        f'    pattern: "**/*.md"\n{extra}',
         encoding="utf-8",
     )
+    return cfg
+
+
+def setup_home(root: Path, n_facts: int) -> dict[str, str]:
+    """Write the config and the facts, index them with `gno update`; return the GNO_* environment."""
+    env = home_env(root)
+    memory = root / "memory"
+    memory.mkdir(parents=True, exist_ok=True)
+    write_config(root, "memory", memory, "    memoryManaged: true\n")
     t0 = time.perf_counter()
     write_facts(memory, n_facts)
     t1 = time.perf_counter()
@@ -378,16 +386,9 @@ def throughput(url: str, calls: int) -> dict[str, dict[str, float]]:
 
 def corpus_home(corpus: Path, root: Path) -> dict[str, str]:
     """A gno home whose one collection is `corpus` (read in place), indexed once; reused when present."""
-    env = {k: str(root / v) for k, v in (("GNO_CONFIG_DIR", "config"), ("GNO_DATA_DIR", "data"),
-                                         ("GNO_CACHE_DIR", "cache"))}  # fmt: skip
-    cfg = root / "config" / "index.yml"
-    if not cfg.exists():
-        cfg.parent.mkdir(parents=True, exist_ok=True)
-        cfg.write_text(
-            f'version: "1.0"\ncollections:\n  - name: corpus\n    path: {json.dumps(str(corpus.resolve()))}\n'
-            '    pattern: "**/*.md"\n',
-            encoding="utf-8",
-        )
+    env = home_env(root)
+    if not (root / "config" / "index.yml").exists():
+        write_config(root, "corpus", corpus.resolve())
     t0 = time.perf_counter()
     subprocess.run(gno_cmd("update"), env={**os.environ, **env}, check=True, stdout=subprocess.DEVNULL)
     print(f"setup: corpus {corpus} indexed in {time.perf_counter() - t0:.1f}s ({root})", file=sys.stderr)
@@ -523,8 +524,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="gno-bench-surfaces-"))
     try:
         if args.keep and (root / "data").exists():
-            env = {k: str(root / v) for k, v in (("GNO_CONFIG_DIR", "config"), ("GNO_DATA_DIR", "data"),
-                                                 ("GNO_CACHE_DIR", "cache"))}  # fmt: skip
+            env = home_env(root)
             print(f"setup: reusing {root}", file=sys.stderr)
         else:
             env = setup_home(root, args.facts)

@@ -64,3 +64,17 @@ def test_the_engine_limit_is_the_contract_limit() -> None:
     from gno.retrieve.search import MAX_LIMIT as ENGINE_MAX_LIMIT
 
     assert ENGINE_MAX_LIMIT == MAX_LIMIT
+
+
+def test_the_hit_commands_spell_their_filters_and_output_flags_alike() -> None:
+    """search, vsearch and query take one declaration (`gno.cli.hit_flags`), as the cold path does."""
+    from gno.cli.hit_flags import FILTER_OPTIONS, OUTPUT_FLAGS
+
+    dests = {dest for _, dest, _, _ in (*FILTER_OPTIONS, *OUTPUT_FLAGS)}
+
+    def options(path: str) -> set[tuple[tuple[str, ...], bool, str | None]]:
+        params = [p for p in _command(path).params if p.name in dests and isinstance(p, click.Option)]
+        return {(tuple(p.opts), p.multiple, p.help) for p in params}
+
+    assert len(options("search")) == len(dests)
+    assert options("search") == options("vsearch") == options("query")

@@ -152,6 +152,7 @@ SEARCHES = [
     ["-c", "notes", "deploy", "--min-score", "0.5"],
     ["-c", "NOTES", "deploy", "--json", "--full"],
     ["deploy", "--tags-any", "ops,infra", "--json"],
+    ["deploy", "--tags-any", "ops", "--tags-any=infra", "--tags-all", "release", "--json"],
     ["zzzunmatched"],
 ]
 

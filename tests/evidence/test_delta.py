@@ -233,6 +233,22 @@ def test_expired_cursor(lifecycle: KB, cli: Cli, rest: Any) -> None:
     assert out.structured["error"]["code"] == "CURSOR_EXPIRED"
 
 
+def test_the_journal_keeps_its_retention_and_expires_older_cursors(
+    make_kb: MakeKB, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("gno.store.documents.JOURNAL_RETENTION", 3)
+    kb = make_kb({f"n{i}.md": f"# Note {i}\n\nBody {i}.\n" for i in range(5)})  # c1..c5 in one sync
+    head = kb.engine.changes()
+    assert [e.id for e in head.changes] == ["c3", "c4", "c5"] and head.page.earliest_cursor == "c3"
+    kb.write("n0.md", "# Note 0\n\nEdited, and longer now.\n")
+    kb.sync()  # c6: the oldest event goes
+    assert [e.id for e in kb.engine.changes().changes] == ["c4", "c5", "c6"]
+    with pytest.raises(GnoError) as exc:
+        kb.engine.changes(since="c2")
+    assert exc.value.code == ErrorCode.CURSOR_EXPIRED and exc.value.details["earliestCursor"] == "c4"
+    assert [e.id for e in kb.engine.changes(since="c3").changes] == ["c4", "c5", "c6"]
+
+
 # -- --follow --jsonl ---------------------------------------------------------------------------
 
 

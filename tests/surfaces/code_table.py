@@ -31,6 +31,7 @@ DAEMON_CLI = "the resident owner is started and stopped by the CLI only"
 SERVE_CLI = "binding a port is `gno serve`'s own start-up (a CLI command)"
 HTTP_ONLY = "a check of the HTTP transport; this surface has no HTTP request of its own"
 SDK_SENDS_JSON = "the SDK always sends `Content-Type: application/json`"
+SDK_ROUTE_METHOD = "the SDK calls each capability with its route's own method"
 SDK_NO_ORIGIN = "the SDK sends no Origin header (browsers do)"
 SDK_NAMES_HOST = "the SDK sends the Host of the URL it connects to, which the server allows"
 MCP_NO_TOKEN = "the local MCP client here is in-memory/stdio: a token guards the HTTP transport (REST row)"
@@ -93,6 +94,12 @@ TABLE: dict[E, Row] = {
         "rest service_rest",
         ("cli mcp sdk_local", HTTP_ONLY),
         ("sdk_remote", SDK_SENDS_JSON),
+        ("service_mcp", SERVICE_MCP_HTTP),
+    ),
+    E.METHOD_NOT_ALLOWED: row(
+        "rest service_rest",
+        ("cli mcp sdk_local", HTTP_ONLY),
+        ("sdk_remote", SDK_ROUTE_METHOD),
         ("service_mcp", SERVICE_MCP_HTTP),
     ),
     E.VECTORS_UNAVAILABLE: LOCAL_ROW,

@@ -72,6 +72,16 @@ def test_a_body_not_declared_json_is_refused(
     assert env.files() == before
 
 
+@drives(ErrorCode.METHOD_NOT_ALLOWED, "rest")
+def test_a_wrong_method_gets_405_with_its_own_code(surface: str, env: SurfaceEnv, guarded_url: str) -> None:
+    """The code and the status agree with the table (405, never VALIDATION's 400) and name the method."""
+    before = env.files()
+    resp = httpx.put(f"{guarded_url}/api/capture", json=CAPTURE, headers=AUTH)
+    body = _refused(resp, ErrorCode.METHOD_NOT_ALLOWED)
+    assert body["error"]["details"]["allow"] == ["POST"] and resp.headers["allow"] == "POST"
+    assert env.files() == before
+
+
 @drives(ErrorCode.UNAUTHORIZED, "rest", "sdk_remote")
 @pytest.mark.parametrize("token", [None, "wrong-token"])
 def test_a_missing_or_wrong_token_is_refused(

@@ -54,14 +54,16 @@ def team(tmp_path: Path) -> Iterator[Team]:
     rt.close()
 
 
-def _rest(team: Team, op: str, body: dict[str, Any], key: str, headers: dict[str, str]) -> tuple[int, Any]:
+def _rest(
+    team: Team, op: str, body: dict[str, Any], key: str, headers: dict[str, str], method: str = "POST"
+) -> tuple[int, Any]:
     from starlette.testclient import TestClient
 
     from gno.service.http import create_service_app
 
     app = create_service_app(team.svc, mcp=False)
     with contextlib.closing(TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False)) as c:
-        resp = c.post(f"/v1/memory/{op}", json=body, headers={"Authorization": f"Bearer {key}", **headers})
+        resp = c.request(method, f"/v1/memory/{op}", json=body, headers={"Authorization": f"Bearer {key}", **headers})
     return resp.status_code, resp.json()
 
 
@@ -134,6 +136,7 @@ class Case:
     key: str = ""  # "" = alpha's key
     headers: dict[str, str] | None = None
     surfaces: tuple[str, ...] = ("service_rest", "service_mcp")
+    method: str = "POST"
 
 
 REMEMBER = {"content": "deploys run from main"}
@@ -163,6 +166,7 @@ CASES = [
     Case(
         E.CSRF_VIOLATION, "remember", REMEMBER, headers={"Origin": "https://evil.example"}, surfaces=("service_rest",)
     ),
+    Case(E.METHOD_NOT_ALLOWED, "search", {"query": "deploys"}, method="PUT", surfaces=("service_rest",)),
     Case(
         E.CONTENT_TYPE_REQUIRED,
         "remember",
@@ -183,7 +187,7 @@ def test_service_error_contract(case: Case, surface: str, team: Team) -> None:
     before = team.records()
     key = case.key or team.keys["alpha"]
     if surface == "service_rest":
-        status, body = _rest(team, case.op, case.body, key, case.headers or {})
+        status, body = _rest(team, case.op, case.body, key, case.headers or {}, case.method)
         assert status == ERROR_TABLE[case.code].http_status, (status, body)
         assert set(body) == {"error", "code"} and body["code"] == str(case.code), body
         assert isinstance(body["error"], str) and body["error"], body

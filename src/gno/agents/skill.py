@@ -127,16 +127,12 @@ def _schema_type(spec: Mapping[str, Any]) -> str:
 
 
 def mcp_tools() -> list[tuple[str, str, dict[str, Any], bool]]:
-    """(name, description, input schema, write?) of every MCP tool, write set included: the
-    capability table's rows that have a tool, exactly as `gno.mcp.server.tool_of` turns them
-    into tools."""
+    """(name, description, input schema, write?) of every MCP tool, write set included: each
+    capability's `mcp_tool()`, the same accessor the MCP server lists its tools from."""
     from gno.contract import CAPABILITIES
-    from gno.contract.schema import input_schema
 
     return [
-        (c.tool_name, c.description, input_schema(c.request_model, c.identity), c.write)
-        for c in CAPABILITIES
-        if c.tool_name
+        (spec.name, spec.description, spec.input_schema, spec.write) for c in CAPABILITIES if (spec := c.mcp_tool())
     ]
 
 

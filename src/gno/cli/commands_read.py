@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from gno.cli.contract import invoke
+from gno.cli.hit_flags import DEFAULTS, FILTER_OPTIONS, OUTPUT_FLAGS, tag_list
 from gno.cli.main import json_option, run
 from gno.cli.render_hits import numbered
 from gno.cli.render_hits import render_hits as format_hits
@@ -20,16 +22,34 @@ def render_hits(r: Hits, *, files: bool, line_numbers: bool, full: bool) -> None
     click.echo(format_hits(r, files=files, line_numbers=line_numbers, full=full, styled=True), nl=False)
 
 
+_TYPES = {"int": int, "float": float, "str": str}
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _hit_option(names: tuple[str, ...], dest: str, kind: str, help_: str) -> Any:
+    if kind == "flag":
+        return click.option(*names, dest, is_flag=True, help=help_)
+    if kind == "multi":
+        return click.option(*names, dest, multiple=True, help=help_)
+    default = DEFAULTS.get(dest)
+    return click.option(*names, dest, type=_TYPES[kind], default=default, show_default=default is not None, help=help_)
+
+
+def hit_options(*, output: bool = True, without: tuple[str, ...] = ()) -> Callable[[F], F]:
+    """The filter options and (for a command that prints hits) the output flags of `gno.cli.hit_flags`."""
+
+    def apply(fn: F) -> F:
+        for spec in reversed((*FILTER_OPTIONS, *(OUTPUT_FLAGS if output else ()))):
+            if spec[1] not in without:
+                fn = _hit_option(*spec)(fn)
+        return fn
+
+    return apply
+
+
 @click.command(context_settings={"ignore_unknown_options": True})
 @click.argument("query", nargs=-1, required=True)
-@click.option("-n", "--limit", default=10, show_default=True, type=int, help="Maximum results.")
-@click.option("-c", "--collection", default=None, help="Only this collection.")
-@click.option("--min-score", default=0.0, type=float, help="Drop hits below this normalised score (0..1).")
-@click.option("--tags-any", default=None, help="Comma-separated tags; a hit has at least one.")
-@click.option("--tags-all", default=None, help="Comma-separated tags; a hit has all of them.")
-@click.option("--full", is_flag=True, help="Include each hit's full body.")
-@click.option("--line-numbers", is_flag=True, help="Prefix lines with their line numbers.")
-@click.option("--files", is_flag=True, help="Print only `#docid,score,uri` lines.")
+@hit_options()
 @json_option
 @click.pass_context
 def search(
@@ -38,8 +58,8 @@ def search(
     limit: int,
     collection: str | None,
     min_score: float,
-    tags_any: str | None,
-    tags_all: str | None,
+    tags_any: tuple[str, ...],
+    tags_all: tuple[str, ...],
     full: bool,
     line_numbers: bool,
     files: bool,
@@ -55,8 +75,7 @@ def search(
     (A query that starts with -word needs `--` first: gno search -- -x y.)
     """
     # the cold-start path: the engine's page of hits, no request or result model built (see cli.contract)
-    ta = [t.strip() for t in (tags_any or "").split(",") if t.strip()]
-    tl = [t.strip() for t in (tags_all or "").split(",") if t.strip()]
+    ta, tl = tag_list(tags_any), tag_list(tags_all)
     text = " ".join(query)
     run(
         ctx,

@@ -7,26 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from gno.cli.commands_read import render_hits
+from gno.cli.commands_read import hit_options, render_hits
 from gno.cli.contract import depth_options, depth_value, invoke
 from gno.cli.main import json_option, lock_wait_option, lock_wait_seconds, no_wait_option, run
 
 if TYPE_CHECKING:
     from gno.models import BenchResult, DiagnoseResult, EmbedResult, QueryExplain, SearchResult
-
-
-def filter_options(f: Any) -> Any:
-    for opt in reversed(
-        [
-            click.option("-n", "--limit", default=10, show_default=True, type=int, help="Maximum results."),
-            click.option("-c", "--collection", default=None, help="Only this collection."),
-            click.option("--min-score", default=0.0, type=float, help="Drop hits below this normalised score."),
-            click.option("--tags-any", multiple=True, help="Tags (comma-separated or repeated); a hit has one."),
-            click.option("--tags-all", multiple=True, help="Tags (comma-separated or repeated); a hit has all."),
-        ]
-    ):
-        f = opt(f)
-    return f
 
 
 def _embed_progress(as_json: bool) -> tuple[Any, Any]:
@@ -154,10 +140,7 @@ def _print_explain(x: QueryExplain | None) -> None:
 
 @click.command()
 @click.argument("query")
-@filter_options
-@click.option("--full", is_flag=True, help="Include each hit's full body.")
-@click.option("--line-numbers", is_flag=True, help="Prefix lines with their line numbers.")
-@click.option("--files", is_flag=True, help="Print only `#docid,score,uri` lines.")
+@hit_options()
 @json_option
 @click.pass_context
 def vsearch(
@@ -218,14 +201,11 @@ def query() -> None:
 
 @query.command("run", hidden=True)
 @click.argument("query")
-@filter_options
+@hit_options()
 @depth_options
 @click.option("--graph/--no-graph", default=True, help="One-hop link expansion (default on).")
 @click.option("-C", "--candidate-limit", type=int, default=None, help="Candidates re-scored (20; 40 thorough).")
 @click.option("--explain", is_flag=True, help="Stage timings and ranks on stderr.")
-@click.option("--full", is_flag=True, help="Include each hit's full body.")
-@click.option("--line-numbers", is_flag=True, help="Prefix lines with their line numbers.")
-@click.option("--files", is_flag=True, help="Print only `#docid,score,uri` lines.")
 @json_option
 @click.pass_context
 def query_run(
@@ -271,7 +251,7 @@ def query_run(
 @query.command("diagnose")
 @click.argument("query")
 @click.option("--target", required=True, help="The document you expected (#docid, gno://…, coll/path).")
-@filter_options
+@hit_options(output=False, without=("min_score",))  # a rank, not a score, decides whether the target made it
 @depth_options
 @click.option("--graph/--no-graph", default=True, help="One-hop link expansion (default on).")
 @click.option("-C", "--candidate-limit", type=int, default=None, help="Candidates re-scored (20; 40 thorough).")
@@ -283,7 +263,6 @@ def query_diagnose(
     target: str,
     limit: int,
     collection: str | None,
-    min_score: float,
     tags_any: tuple[str, ...],
     tags_all: tuple[str, ...],
     depth: str | None,

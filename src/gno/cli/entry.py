@@ -26,27 +26,32 @@ if TYPE_CHECKING:
 #: `gno` options before the command that take a value / are flags (as in `gno.cli.main.cli`)
 _GLOBAL_VALUES = {"--index": "index", "--config": "config"}
 _GLOBAL_FLAGS = {"--verbose": "verbose"}
-#: `gno search` options (as in `gno.cli.commands_read.search`)
-_SEARCH_VALUES = {
-    "-n": "limit",
-    "--limit": "limit",
-    "-c": "collection",
-    "--collection": "collection",
-    "--min-score": "min_score",
-    "--tags-any": "tags_any",
-    "--tags-all": "tags_all",
-}
-_SEARCH_FLAGS = {"--full": "full", "--line-numbers": "line_numbers", "--files": "files", "--json": "as_json"}
 
 
 class _Unhandled(Exception):
     """The arguments are not a plain search: let click parse them."""
 
 
+def _search_options() -> tuple[dict[str, str], dict[str, str], set[str]]:
+    """`gno search`'s options by name (values, flags, repeatable), from the table click builds them from."""
+    from gno.cli.hit_flags import FILTER_OPTIONS, OUTPUT_FLAGS
+
+    values: dict[str, str] = {}
+    flags = {"--json": "as_json"}
+    for names, dest, kind, _ in (*FILTER_OPTIONS, *OUTPUT_FLAGS):
+        (flags if kind == "flag" else values).update(dict.fromkeys(names, dest))
+    return values, flags, {dest for _, dest, kind, _ in FILTER_OPTIONS if kind == "multi"}
+
+
 def _options(
-    args: Sequence[str], values: dict[str, str], flags: dict[str, str], *, stop_at_word: bool
+    args: Sequence[str],
+    values: dict[str, str],
+    flags: dict[str, str],
+    *,
+    stop_at_word: bool,
+    multi: set[str] | frozenset[str] = frozenset(),
 ) -> tuple[dict[str, Any], list[str], int]:
-    """Options (by destination), positional words and the index where parsing stopped."""
+    """Options (by destination; a repeatable one as a list), positional words and where parsing stopped."""
     opts: dict[str, Any] = {}
     words: list[str] = []
     i = 0
@@ -56,13 +61,15 @@ def _options(
             words.extend(args[i + 1 :])
             return opts, words, len(args)
         name, eq, inline = tok.partition("=")
-        if name in values and tok.startswith("--") and eq:
-            opts[values[name]] = inline
-        elif tok in values:
-            if i + 1 >= len(args) or args[i + 1].startswith("-"):
+        if (name in values and tok.startswith("--") and eq) or tok in values:
+            if not eq and (i + 1 >= len(args) or args[i + 1].startswith("-")):
                 raise _Unhandled(tok)
-            opts[values[tok]] = args[i + 1]
-            i += 1
+            dest, value = (values[name], inline) if eq else (values[tok], args[i + 1])
+            i += 0 if eq else 1
+            if dest in multi:
+                opts.setdefault(dest, []).append(value)
+            else:
+                opts[dest] = value
         elif tok in flags:
             opts[flags[tok]] = True
         elif tok.startswith("-") and tok != "-":
@@ -75,21 +82,20 @@ def _options(
     return opts, words, i
 
 
-def _tags(value: str | None) -> list[str]:
-    return [t.strip() for t in (value or "").split(",") if t.strip()]
-
-
 def _search(args: Sequence[str]) -> str:
     """The complete output of a plain `gno search`, or `_Unhandled`."""
     glob, _, at = _options(args, _GLOBAL_VALUES, _GLOBAL_FLAGS, stop_at_word=True)
     if at >= len(args) or args[at] != "search":
         raise _Unhandled("not a search")
-    opts, words, _ = _options(args[at + 1 :], _SEARCH_VALUES, _SEARCH_FLAGS, stop_at_word=False)
+    from gno.cli.hit_flags import DEFAULTS, tag_list
+
+    values, flags, multi = _search_options()
+    opts, words, _ = _options(args[at + 1 :], values, flags, stop_at_word=False, multi=multi)
     if not words:
         raise _Unhandled("no query")
     try:
-        limit = int(opts.get("limit", 10))
-        min_score = float(opts.get("min_score", 0.0))
+        limit = int(opts.get("limit", DEFAULTS["limit"]))
+        min_score = float(opts.get("min_score", DEFAULTS["min_score"]))
     except ValueError:
         raise _Unhandled("bad number") from None
 
@@ -107,8 +113,8 @@ def _search(args: Sequence[str]) -> str:
         raise _Unhandled("config to validate, or an unknown collection")
     f = DocFilter(
         collections=[collection.lower()] if collection else [],
-        tags_any=_tags(opts.get("tags_any")),
-        tags_all=_tags(opts.get("tags_all")),
+        tags_any=tag_list(opts.get("tags_any")),
+        tags_all=tag_list(opts.get("tags_all")),
     )
     store = Store(settings.db_location)
     try:

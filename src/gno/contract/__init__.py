@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gno.errors import ErrorCode as E
 
@@ -107,6 +107,31 @@ class Capability:
     def all_errors(self) -> tuple[E, ...]:
         extra = WRITE_ERRORS if self.write else ()
         return tuple(dict.fromkeys((*self.errors, *extra, *COMMON_ERRORS)))
+
+    def mcp_tool(self) -> ToolSpec | None:
+        """The MCP tool of this row (None: no tool), as the server lists it and the skill documents it."""
+        if self.tool_name is None:
+            return None
+        from gno.contract.schema import input_schema, output_schema
+
+        return ToolSpec(
+            self.tool_name,
+            self.description,
+            input_schema(self.request_model, self.identity),
+            output_schema(self.result_model),
+            self.write,
+        )
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """An MCP tool as plain data (the skill documents it without the MCP SDK installed)."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any]
+    write: bool
 
 
 @cache

@@ -4,7 +4,8 @@ depends on it (impact), and its links and backlinks.
 Metadata-first: the change journal records snapshots and a bounded structural delta
 (headings, links, typed edges, dates); bodies are never retained, so `diff` reports the
 structure of a change, not a text diff. Cursors are opaque (`c<id>`); a cursor older than the
-journal's retention is reported as expired with the earliest and latest cursors.
+journal's retention (`gno.store.documents.JOURNAL_RETENTION` events) is reported as expired with
+the earliest and latest cursors.
 """
 
 from __future__ import annotations
@@ -32,9 +33,6 @@ from gno.store import graph as gstore
 
 if TYPE_CHECKING:
     from gno.index import IndexReader
-
-JOURNAL_RETENTION = 100_000
-
 
 def encode_cursor(change_id: int) -> str:
     return f"c{change_id}"

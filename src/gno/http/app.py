@@ -28,6 +28,7 @@ from gno.models import HealthResult
 from gno.serving.api_docs import DOCS_PATH, register_docs
 from gno.serving.content_type import JsonBodyRequired
 from gno.serving.guard import HostGuard, HostRule, OriginGuard
+from gno.serving.http_errors import http_exception_error
 
 #: behind the token even for GET (everything else a GET reaches is the Web UI's static shell)
 PROTECTED_PREFIXES = ("/api/", "/mcp", "/openapi.json", DOCS_PATH)
@@ -121,9 +122,8 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = ErrorCode.NOT_FOUND if exc.status_code == 404 else ErrorCode.VALIDATION
-        err = ValidationError(str(exc.detail), code=code)
-        return JSONResponse(err.to_body(), status_code=exc.status_code, headers=getattr(exc, "headers", None))
+        err = http_exception_error(exc.status_code, exc.detail, exc.headers)
+        return JSONResponse(err.to_body(), status_code=err.http_status, headers=exc.headers)
 
     @app.exception_handler(Exception)
     async def _crash(_: Request, exc: Exception) -> JSONResponse:

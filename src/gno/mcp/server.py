@@ -23,9 +23,8 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from mcp_types import Tool as MCPTool
 
-from gno.contract import BY_TOOL, CAPABILITIES, Capability
+from gno.contract import BY_TOOL, CAPABILITIES, ToolSpec
 from gno.contract.base import CallContext, parse
-from gno.contract.schema import input_schema, output_schema
 from gno.engine import Engine
 from gno.errors import ErrorCode, GnoError, NotFoundError, ValidationError, from_exception
 from gno.models import GnoModel
@@ -52,14 +51,13 @@ def fail(err: GnoError) -> CallToolResult:
     )
 
 
-def tool_of(cap: Capability) -> MCPTool:
-    assert cap.tool_name is not None
+def tool_of(spec: ToolSpec) -> MCPTool:
     return MCPTool(
-        name=cap.tool_name,
-        description=cap.description,
-        input_schema=input_schema(cap.request_model, cap.identity),
-        output_schema=output_schema(cap.result_model),
-        annotations=WRITE if cap.write else READ,
+        name=spec.name,
+        description=spec.description,
+        input_schema=spec.input_schema,
+        output_schema=spec.output_schema,
+        annotations=WRITE if spec.write else READ,
     )
 
 
@@ -71,7 +69,7 @@ class GnoMCPServer(MCPServer[Any]):
         self.engine = engine
         self.enable_write = enable_write
         self.instance_id = instance_id
-        self._tools = {c.tool_name: tool_of(c) for c in CAPABILITIES if c.tool_name}
+        self._tools = {spec.name: tool_of(spec) for c in CAPABILITIES if (spec := c.mcp_tool())}
 
     async def list_tools(self) -> list[MCPTool]:
         return [t for name, t in self._tools.items() if self.enable_write or not BY_TOOL[name].write]

@@ -38,6 +38,7 @@ from gno.service.tenancy import Principal
 from gno.serving.api_docs import register_docs
 from gno.serving.content_type import JsonBodyRequired
 from gno.serving.guard import HostGuard, HostRule, OriginGuard
+from gno.serving.http_errors import http_exception_error
 
 log = logging.getLogger("gno.service.http")
 PROTECTED = ("/v1/", "/mcp")
@@ -127,8 +128,8 @@ def create_service_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = ErrorCode.NOT_FOUND if exc.status_code == 404 else ErrorCode.INVALID_ARGUMENT
-        return JSONResponse({"error": str(exc.detail), "code": str(code)}, status_code=exc.status_code)
+        err = http_exception_error(exc.status_code, exc.detail, exc.headers, ErrorCode.INVALID_ARGUMENT)
+        return JSONResponse(service_body(err), status_code=err.http_status, headers=exc.headers)
 
     @app.exception_handler(Exception)
     async def _crash(_: Request, exc: Exception) -> JSONResponse:

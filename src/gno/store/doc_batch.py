@@ -15,7 +15,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
-from gno.store.documents import snapshot
+from gno.store.documents import snapshot, trim_journal
 
 _DOC_INSERT = (
     "INSERT INTO documents(id, collection, rel_path, source_hash, source_size, source_mtime_ns, docid, uri, "
@@ -183,9 +183,12 @@ class DocBatch:
         self.rows["touches"].append((size, mtime_ns, doc_id))
 
     def flush(self) -> None:
+        journaled = bool(self.rows["changes"])
         for name, sql in _FLUSH:
             batch = self.rows[name]
             if batch:
                 self.conn.executemany(sql, batch)
                 batch.clear()
+        if journaled:
+            trim_journal(self.conn)
         self.pending = 0

@@ -276,6 +276,19 @@ def delete_collection(conn: sqlite3.Connection, collection: str) -> int:
     return len(ids)
 
 
+#: change-journal events kept: older ones are dropped as new ones arrive, so the journal (and a
+#: filtered `changes` read, which scans it) stays bounded; a cursor before them is CURSOR_EXPIRED
+JOURNAL_RETENTION = 100_000
+
+
+def trim_journal(conn: sqlite3.Connection, keep: int | None = None) -> None:
+    """Keep the newest `keep` (default JOURNAL_RETENTION) journal events; ids are never reused."""
+    conn.execute(
+        "DELETE FROM document_changes WHERE id <= (SELECT MAX(id) FROM document_changes) - ?",
+        (JOURNAL_RETENTION if keep is None else keep,),
+    )
+
+
 def deactivate_collection(conn: sqlite3.Connection, collection: str, observed_at: str) -> int:
     """Take a collection's documents out of search, journaled; rows, content and vectors stay."""
     rows = [
@@ -297,6 +310,7 @@ def deactivate_collection(conn: sqlite3.Connection, collection: str, observed_at
         ],
     )
     conn.execute("DELETE FROM ingest_errors WHERE collection=?", (collection,))
+    trim_journal(conn)
     return len(rows)
 
 
