@@ -68,11 +68,18 @@ def bound_port(sock: socket.socket) -> int:
     return int(sock.getsockname()[1])
 
 
+#: seconds an idle keep-alive connection stays open: longer than clients keep theirs (httpx, which
+#: the MCP SDK and gno's SDK use, drops an idle connection after 5 s), so it is always the client
+#: that closes it. At uvicorn's own 5 s both ends expire it together, and a request sent on it at
+#: that moment dies with a ReadError (seen with 16 MCP clients, one idle while the others connect).
+KEEP_ALIVE_S = 65
+
+
 def serve_on(app: Any, sock: socket.socket) -> None:
     """Run the ASGI app with uvicorn on an already-listening socket until interrupted."""
     import uvicorn
 
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_keep_alive=KEEP_ALIVE_S))
     try:
         server.run(sockets=[sock])
     finally:
