@@ -521,6 +521,8 @@ def slow_query_probe(
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
+    if not any(Path(args.corpus).rglob("*.md")):  # before the long part: the probe runs last
+        raise SystemExit(f"--corpus {args.corpus}: no markdown files there (point it at shared/datasets/dwarves-brain)")
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="gno-bench-surfaces-"))
     try:
         if args.keep and (root / "data").exists():
