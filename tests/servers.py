@@ -25,7 +25,7 @@ _ANNOUNCED = re.compile(r"gno (?:serving|service on) http://[^\s/]*:(\d+)")
 
 
 def listening_socket() -> socket.socket:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # TCP_NODELAY: see serving.listen
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
     return sock

@@ -8,7 +8,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import socket
 import subprocess
 from typing import Any
 
@@ -60,6 +62,30 @@ def test_bind_listener_codes() -> None:
         assert bound_port(sock) > 0
     finally:
         sock.close()
+
+
+def test_served_connections_turn_nagle_off() -> None:
+    """An accepted connection says IPPROTO_TCP, so asyncio sets TCP_NODELAY on it (a listening
+    socket of proto 0 made every response wait for a delayed ACK)."""
+    sock = bind_listener("127.0.0.1", 0)
+    try:
+        with socket.create_connection(("127.0.0.1", bound_port(sock)), timeout=10):
+            conn, _ = sock.accept()
+            with conn:
+                assert conn.proto == socket.IPPROTO_TCP
+                asyncio.run(_nodelay_of(conn))
+    finally:
+        sock.close()
+
+
+async def _nodelay_of(conn: socket.socket) -> None:
+    loop = asyncio.get_running_loop()
+    transport, _ = await loop.connect_accepted_socket(asyncio.Protocol, conn.dup())
+    try:
+        sock = transport.get_extra_info("socket")
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+    finally:
+        transport.close()
 
 
 # -- Content-Type -------------------------------------------------------------------------------
