@@ -111,3 +111,10 @@ def test_unknown_routes_get_the_gno_envelope(method: str, path: str, status: int
     r = rest.request(method, path)
     assert r.status_code == status, r.text
     assert set(r.json()) == {"error"}, r.text
+
+
+@pytest.mark.parametrize("params", [{"limit": str(2**63)}, {"offset": str(2**63)}, {"limit": "1000001"}])
+def test_an_ls_page_beyond_sqlite_integers_is_a_validation_error(params: dict[str, str], rest: Any) -> None:
+    """Found by schemathesis: `limit=2**63` reached SQLite and crashed (OverflowError)."""
+    r = rest.get("/api/ls", params=params)
+    assert r.status_code == 400 and r.json()["error"]["code"] == "VALIDATION", r.text

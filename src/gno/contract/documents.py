@@ -76,12 +76,17 @@ class MultiGetRequest(Request):
         return engine.multi_get(**self.fields())
 
 
+#: one page of `ls` at most; an offset is bounded by SQLite's integer (a larger one cannot be bound)
+MAX_LS = 1_000_000
+SQLITE_MAX_INT = 2**63 - 1
+
+
 class LsRequest(Request):
     """List indexed documents: all, one collection, or gno://collection/prefix."""
 
     scope: str | None = Field(None, description="A collection name or gno://collection/prefix.")
-    limit: int = Field(10000, ge=1, description="Documents to list.")
-    offset: int = Field(0, ge=0, description="Documents to skip first (for the next page).")
+    limit: int = Field(10000, ge=1, le=MAX_LS, description="Documents to list.")
+    offset: int = Field(0, ge=0, le=SQLITE_MAX_INT, description="Documents to skip first (for the next page).")
 
     def run(self, engine: Engine, ctx: CallContext) -> LsResult:
         return engine.ls(self.scope, limit=self.limit, offset=self.offset)
