@@ -118,3 +118,11 @@ def test_an_ls_page_beyond_sqlite_integers_is_a_validation_error(params: dict[st
     """Found by schemathesis: `limit=2**63` reached SQLite and crashed (OverflowError)."""
     r = rest.get("/api/ls", params=params)
     assert r.status_code == 400 and r.json()["error"]["code"] == "VALIDATION", r.text
+
+
+@pytest.mark.parametrize("field", ["folderPath", "path"])
+def test_a_capture_path_with_a_nul_byte_is_a_validation_error(field: str, rest: Any) -> None:
+    """Found by schemathesis: a NUL in folderPath crashed (ValueError: embedded null byte)."""
+    r = rest.post("/api/capture", json={"content": "a note", field: "notes/\x00x"})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "VALIDATION", r.text
+    assert "NUL" in r.json()["error"]["message"], r.text

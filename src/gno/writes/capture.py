@@ -57,9 +57,9 @@ def slugify(text: str) -> str:
 def _safe_rel(path: str) -> str:
     p = path.strip().replace("\\", "/").strip("/")
     parts = [x for x in p.split("/") if x not in ("", ".")]
-    if not parts or any(x == ".." or x.startswith(".") for x in parts):
+    if not parts or any(x == ".." or x.startswith(".") or "\x00" in x for x in parts):
         raise ValidationError(
-            f"invalid note path {path!r}: a relative path inside the collection, no '..'",
+            f"invalid note path {path!r}: a relative path inside the collection, no '..' (nor a NUL byte)",
             details={"path": path},
         )
     rel = "/".join(parts)
