@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
 
                 try:
                     check()
-                except Exception as exc:  # noqa: BLE001 - every violation is reported
+                except (Exception, BaseExceptionGroup) as exc:  # noqa: BLE001 - every violation (a FailureGroup too)
                     failures.append((method, path, str(exc).strip().splitlines()[0][:300]))
         engine.close()
     print(f"schemathesis over {len(ops)} operations for {args.seconds:.0f} s: {sum(runs.values())} examples")

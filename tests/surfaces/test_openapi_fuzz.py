@@ -126,3 +126,11 @@ def test_a_capture_path_with_a_nul_byte_is_a_validation_error(field: str, rest: 
     r = rest.post("/api/capture", json={"content": "a note", field: "notes/\x00x"})
     assert r.status_code == 400 and r.json()["error"]["code"] == "VALIDATION", r.text
     assert "NUL" in r.json()["error"]["message"], r.text
+
+
+def test_a_blank_body_is_not_json_but_no_body_is_the_defaults(rest: Any) -> None:
+    """Found by schemathesis: a body of only a newline was taken as `{}`."""
+    r = rest.post("/api/sync", content=b"\n", headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "VALIDATION", r.text
+    assert rest.post("/api/search", content=b"", headers={"content-type": "application/json"}).status_code == 400
+    assert rest.post("/api/sync", content=b"", headers={"content-type": "application/json"}).status_code == 200

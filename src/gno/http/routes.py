@@ -84,7 +84,7 @@ def _query(request: Request, model: type[Any]) -> dict[str, Any]:
 
 async def _json_body(request: Request) -> dict[str, Any]:
     raw = await request.body()
-    if not raw.strip():
+    if not raw:  # no body: every field at its default (a blank one is not JSON, and is refused below)
         return {}
     try:
         data = json.loads(raw)
