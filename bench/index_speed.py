@@ -6,10 +6,7 @@ GNO_CACHE_DIR). Figures, each with wall and CPU seconds (CPU is what a loaded sh
 distorts least; the load average at the start is printed):
 
 * fresh index: files/s of ``Engine.update()`` in a child process (peak RSS from
-  ``RUSAGE_CHILDREN``) and the index size, by table (``dbstat``), after a WAL checkpoint; the
-  default picks its parsing workers by the idle cores (``GNO_INDEX_WORKERS`` unset). With
-  ``--fresh-rounds N``, N interleaved rounds of one process (``GNO_INDEX_WORKERS=0``) against one
-  worker process (``=1``), with the load average of each round, and their median ratio;
+  ``RUSAGE_CHILDREN``) and the index size, by table (``dbstat``), after a WAL checkpoint;
 * no-change re-index, one interleaved run of ``--rounds`` rounds, each round: a plain Python
   walk + stat of the tree (a process, and in-process), ``gno update`` (a process, and
   ``Engine.update()`` in-process) and, with ``--qmd``, ``qmd update`` on the same tree (its own
@@ -132,46 +129,16 @@ def timed_call(fn: Callable[[], Any]) -> tuple[float, float]:
 def child_sync(home: Path, corpus: Path) -> None:
     from gno.config import build_settings
     from gno.engine import Engine
-    from gno.ingest.prepare import index_workers
 
-    settings = build_settings()
-    workers = index_workers(settings.env)
-    e = Engine(settings)
+    e = Engine(build_settings())
     e.init()
     e.collection_add(str(corpus), name=COLLECTION)
     t0, c0 = time.perf_counter(), self_cpu()
     res = e.update()
-    secs, cpu = time.perf_counter() - t0, self_cpu() - c0 + children_cpu()
+    secs, cpu = time.perf_counter() - t0, self_cpu() - c0
     c = res.collections[0]
     e.close()
-    print(json.dumps({"seconds": secs, "cpu": cpu, "scanned": c.scanned, "added": c.added, "errors": c.errors,
-                      "workers": workers}))
-
-
-def fresh_index(script: Path, home: Path, corpus: Path, env: dict[str, str]) -> dict[str, Any]:
-    """One fresh index in a child process: its seconds, CPU (with its workers') and counts."""
-    shutil.rmtree(home, ignore_errors=True)
-    proc = subprocess.run([sys.executable, str(script), "--child-sync", str(home), str(corpus)],
-                          capture_output=True, text=True, env=env, check=False)
-    if proc.returncode != 0:
-        raise SystemExit(f"fresh index failed:\n{proc.stderr}")
-    child: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
-    return child
-
-
-def fresh_rounds(script: Path, work: Path, corpus: Path, env: dict[str, str], rounds: int) -> dict[str, Any]:
-    """Interleaved fresh indexes: one process against one parsing worker, same tree, same run."""
-    runs: dict[str, list[dict[str, Any]]] = {"0": [], "1": []}
-    for _ in range(rounds):
-        for w in runs:
-            load = os.getloadavg()[0]
-            child_env = {**gno_env(work / f"fresh-{w}", Path(env["PYTHONPATH"])), "GNO_INDEX_WORKERS": w}
-            r = fresh_index(script, work / f"fresh-{w}", corpus, child_env)
-            runs[w].append({"files_per_s": round(r["scanned"] / r["seconds"], 1),
-                            "files_per_cpu_s": round(r["scanned"] / r["cpu"], 1), "load": round(load, 2)})
-    med = {w: statistics.median(x["files_per_s"] for x in rs) for w, rs in runs.items()}
-    return {"fresh_rounds": runs, "fresh_one_process_files_per_s": med["0"], "fresh_one_worker_files_per_s": med["1"],
-            "fresh_worker_speedup": round(med["1"] / med["0"], 3)}
+    print(json.dumps({"seconds": secs, "cpu": cpu, "scanned": c.scanned, "added": c.added, "errors": c.errors}))
 
 
 # -- corpus --------------------------------------------------------------------------------------
@@ -316,11 +283,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         env = gno_env(home, src)
         os.environ.update(env)
 
-        # 1. fresh index in a child process (and, with --fresh-rounds, one process vs a worker)
-        script = Path(__file__).resolve()
-        if args.fresh_rounds:
-            out.update(fresh_rounds(script, work, corpus, env, args.fresh_rounds))
-        child = fresh_index(script, home, corpus, env)
+        # 1. fresh index in a child process
+        proc = subprocess.run(
+            [sys.executable, str(Path(__file__).resolve()), "--child-sync", str(home), str(corpus)],
+            capture_output=True, text=True, env=env, check=False,
+        )
+        if proc.returncode != 0:
+            raise SystemExit(f"fresh index failed:\n{proc.stderr}")
+        child = json.loads(proc.stdout.strip().splitlines()[-1])
         n_indexed = int(child["scanned"])  # dotfiles (e.g. the `..md` pages) are always skipped
         out.update(
             indexed_files=n_indexed,
@@ -329,7 +299,6 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             fresh_errors=child["errors"],
             fresh_files_per_s=round(n_indexed / child["seconds"], 1),
             fresh_files_per_cpu_s=round(n_indexed / child["cpu"], 1),
-            fresh_workers=child["workers"],
             peak_rss_mb=round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1),
         )
 
@@ -481,13 +450,7 @@ def print_table(r: dict[str, Any]) -> None:
         ("load average at start", " ".join(str(x) for x in r["load_average_at_start"]), ""),
         ("corpus", f"{r['files']} .md files, {r['corpus_bytes'] / 1e6:.1f} MB; {r['indexed_files']} indexed", ""),
         ("fresh index", f"{r['fresh_files_per_s']:.0f} files/s ({r['fresh_s']:.1f} s wall; "
-                        f"{r['fresh_files_per_cpu_s']:.0f} files/CPU-s; {r['fresh_workers']} parsing workers)",
-         mark("fresh_files_per_s")),
-        *([("fresh index, one process / one worker (median of rounds)",
-            f"{r['fresh_one_process_files_per_s']:.0f} / {r['fresh_one_worker_files_per_s']:.0f} files/s "
-            f"({r['fresh_worker_speedup']:.2f} x; loads "
-            f"{', '.join(str(x['load']) for w in ('0', '1') for x in r['fresh_rounds'][w])})", "")]
-          if "fresh_rounds" in r else []),
+                        f"{r['fresh_files_per_cpu_s']:.0f} files/CPU-s)", mark("fresh_files_per_s")),
         ("index size", f"{r['index_bytes'] / 1e6:.1f} MB", ""),
         ("  largest parts (MB)", ", ".join(f"{n} {s}" for n, s in r["index_tables_mb"].items()), ""),
         ("peak RSS of the fresh index (MB)", f"{r['peak_rss_mb']:.0f}", ""),
@@ -541,8 +504,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS, help="folder holding tldr-pages/")
     ap.add_argument("--corpus-dir", type=Path, default=None, help="unpack the corpus here once and reuse it")
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds of the no-change re-index")
-    ap.add_argument("--fresh-rounds", type=int, default=0,
-                    help="interleaved fresh indexes, one process vs one parsing worker")
     ap.add_argument("--qmd", default=None, help='command that runs qmd, e.g. "bun /x/@tobilu/qmd/dist/cli/qmd.js"')
     ap.add_argument("--qmd-home", type=Path, default=None, help="HOME for qmd (reuses its index between runs)")
     ap.add_argument("--src", type=Path, default=None, help="the gno sources to measure (default: this checkout)")

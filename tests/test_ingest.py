@@ -19,7 +19,7 @@ from gno.config import Settings
 from gno.embed.tokens import token_spans
 from gno.engine import Engine
 from gno.errors import ErrorCode, GnoError
-from gno.ingest import prepare as prepare_mod
+from gno.ingest import sync as sync_mod
 from gno.ingest.chunker import CHARS_PER_TOKEN, chunk_text
 from gno.ingest.chunking import ensure_chunks
 from gno.ingest.markdown import parse_markdown
@@ -256,14 +256,14 @@ def test_empty_and_blank_files(notes: Path, make_engine) -> None:
 
 def _fail_reads_of(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     """Make reading one file name fail (chmod does not block root)."""
-    orig = prepare_mod.read_file
+    orig = sync_mod.read_file
 
     def read_file(path: str) -> bytes:
         if Path(path).name == name:
             raise PermissionError(13, "Permission denied", path)
         return orig(path)
 
-    monkeypatch.setattr(prepare_mod, "read_file", read_file)
+    monkeypatch.setattr(sync_mod, "read_file", read_file)
 
 
 def test_unreadable_file_is_an_ingest_error_and_sync_continues(
@@ -353,14 +353,14 @@ def test_parse_failure_is_an_ingest_error_and_sync_continues(
     write(notes, "a.md", "aardvark\n")
     write(notes, "boom.md", "boom\n")
     write(notes, "z.md", "zebu\n")
-    real = prepare_mod.parse_markdown
+    real = sync_mod.parse_markdown
 
     def parse(text: str, *, fallback_title: str):  # type: ignore[no-untyped-def]
         if fallback_title == "boom":
             raise ValueError("parser exploded")
         return real(text, fallback_title=fallback_title)
 
-    monkeypatch.setattr(prepare_mod, "parse_markdown", parse)
+    monkeypatch.setattr(sync_mod, "parse_markdown", parse)
     e = make_engine(notes)
     r = only(e)
     assert (r["added"], r["errors"], r["error_paths"]) == (2, 1, ["boom.md"])

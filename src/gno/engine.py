@@ -331,7 +331,6 @@ class Engine:
         prune: bool = False,
     ) -> SyncResult:
         """Sync the files into the index; `prune` also drops what the config no longer names."""
-        from gno.ingest.prepare import index_workers
         from gno.ingest.sync import run_sync
         from gno.models import SyncCollectionResult, SyncResult
 
@@ -348,7 +347,6 @@ class Engine:
                 force=force,
                 all_collections={c.name for c in cfg.collections},
                 prune=prune,
-                workers=index_workers(self.settings.env),
             )
         return SyncResult(
             collections=[SyncCollectionResult.model_validate(r.__dict__) for r in results],

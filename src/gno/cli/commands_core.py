@@ -190,14 +190,13 @@ def _progress_factory(as_json: bool):  # type: ignore[no-untyped-def]
         MofNCompleteColumn(),
         TimeRemainingColumn(),
         transient=True,
-        auto_refresh=False,  # redrawn on each report: no refresh thread, so a sync may fork its parsers
     )
     tasks: dict[str, int] = {}
 
     def update(coll: str, done: int, total: int) -> None:
         if coll not in tasks:
             tasks[coll] = int(prog.add_task(f"sync {coll}", total=total))
-        prog.update(tasks[coll], completed=done, refresh=True)  # type: ignore[arg-type]
+        prog.update(tasks[coll], completed=done)  # type: ignore[arg-type]
 
     return prog, update
 

@@ -12,14 +12,13 @@ never stops the sync.
 Work is committed in batches (every `COMMIT_FILES` files or `COMMIT_SECONDS`), each batch whole
 documents only, so the index is consistent at every commit: a search during a first index sees
 what is indexed so far, and a killed `update` keeps it (the next run skips it as unchanged).
-A sync of at least `PARALLEL_FILES` files reads and parses them in worker processes
-(`gno.ingest.prepare`) while this process writes.
 
 The caller holds the write lease; this module does not take it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -28,19 +27,17 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from gno.config import CollectionConfig
-from gno.ingest.markdown import ParsedDoc
-from gno.ingest.prepare import Loaded, default_workers, load_all, parsed_by
+from gno.ingest.markdown import NotText, ParsedDoc, decode_source, normalize_ref, parse_markdown
 from gno.ingest.problems import IngestCode, severity
 from gno.ingest.structure_delta import structure_delta
-from gno.ingest.walker import Walk, WalkedFile, stat_paths, walk_collection
-from gno.refs import make_uri
+from gno.ingest.walker import Walk, WalkedFile, read_file, stat_paths, walk_collection
+from gno.refs import docid_for, make_uri
 from gno.store import documents as docs
 from gno.store.db import Store
 from gno.store.doc_batch import DocBatch, DocWrite
 
 COMMIT_FILES = 2000
 COMMIT_SECONDS = 2.0
-PARALLEL_FILES = 2000
 PROGRESS_EVERY = 200
 ProgressFn = Callable[[str, int, int], None]  # (collection, done, total)
 
@@ -68,8 +65,20 @@ class CollectionSync:
     error_paths: list[str] = field(default_factory=list)
 
 
+def link_keys(title: str, rel_path: str) -> list[str]:
+    """Keys a wiki/markdown link may use to name this document: its title and its file stem."""
+    return sorted({normalize_ref(title), normalize_ref(rel_path)} - {""})
+
+
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _stem(rel_path: str) -> str:
+    """The file name without its last suffix (as `PurePosixPath.stem`, without building a path)."""
+    name = rel_path.rpartition("/")[2]
+    dot = name.rfind(".")
+    return name[:dot] if 0 < dot < len(name) - 1 else name
 
 
 class Syncer:
@@ -83,16 +92,42 @@ class Syncer:
         *,
         commit_files: int = COMMIT_FILES,
         commit_seconds: float = COMMIT_SECONDS,
-        parallel_files: int = PARALLEL_FILES,
-        workers: int | None = None,
     ) -> None:
         self.store = store
         self.projectors = list(projectors)
         self.progress = progress
         self.commit_files = commit_files
         self.commit_seconds = commit_seconds
-        self.parallel_files = parallel_files
-        self.workers = default_workers() if workers is None else workers
+
+    def prepare(self, coll: CollectionConfig, f: WalkedFile, text: str, source_hash: str, at: str) -> tuple[
+        DocWrite, ParsedDoc
+    ]:
+        """Parse one document's text into the rows the index keeps for it."""
+        parsed = parse_markdown(text, fallback_title=_stem(f.rel_path))
+        body = parsed.body
+        w = DocWrite(
+            collection=coll.name,
+            rel_path=f.rel_path,
+            source_hash=source_hash,
+            source_size=f.size,
+            source_mtime_ns=f.mtime_ns,
+            docid=docid_for(source_hash),
+            uri=make_uri(coll.name, f.rel_path),
+            title=parsed.title,
+            mirror_hash=parsed.mirror_hash,
+            canonical=parsed.canonical,
+            body=body,
+            body_start_line=parsed.body_start_line,
+            frontmatter=parsed.frontmatter,
+            headings=[{"level": h.level, "text": h.text, "line": h.line} for h in parsed.headings],
+            dates=parsed.dates,
+            tags=parsed.tags,
+            links=[(lk.link_type, lk.target, lk.target_norm, lk.anchor, lk.text, lk.line) for lk in parsed.links],
+            edges=parsed.relations,
+            indexed_at=at,
+            link_keys=link_keys(parsed.title, f.rel_path),
+        )
+        return w, parsed
 
     def sync_collection(
         self, coll: CollectionConfig, *, only: set[str] | None = None, force: bool = False
@@ -204,20 +239,12 @@ class _CollectionRun:
             self.by_hash.setdefault(self.hashes[r.id], r.id)
         base = res.unchanged
         conn = self.store.conn
-        workers = self.s.workers if len(todo) >= self.s.parallel_files else 0
-        # projectors read the parse tree of memory documents and of every replaced document; a
-        # worker sends it back only then (a first index of plain notes needs only the rows)
-        keep_parsed = self.coll.memory_managed or self.reproject or bool(self.by_hash)
-        keep_parsed = keep_parsed or any(old is not None for _, old in todo)
-        loads = load_all(
-            self.coll.name, [f for f, _ in todo], self.at, workers, keep_parsed=keep_parsed
-        )  # starts on first use
         conn.execute("BEGIN IMMEDIATE")
         try:
             self.batch = DocBatch(conn)
             last_commit = time.monotonic()
-            for (f, old), loaded in zip(todo, loads, strict=True):
-                self.file(f, old, loaded)
+            for f, old in todo:
+                self.file(f, old)
                 self.done += 1
                 if self.s.progress and self.done % PROGRESS_EVERY == 0:
                     self.s.progress(self.coll.name, base + self.done, res.scanned)
@@ -237,7 +264,6 @@ class _CollectionRun:
             self.batch.flush()
             conn.execute("COMMIT")
         except BaseException:
-            loads.close()  # stops the workers
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
@@ -258,25 +284,29 @@ class _CollectionRun:
             docs.gc_content(self.store.conn, sorted(self.replaced))
 
     # -- one file ------------------------------------------------------------------------
-    def file(self, f: WalkedFile, old: docs.StatRow | None, loaded: Loaded) -> None:
+    def file(self, f: WalkedFile, old: docs.StatRow | None) -> None:
         assert self.batch is not None
         rel = f.rel_path
-        h = loaded.source_hash
-        if not h:  # unreadable: the last good version stays indexed
-            assert loaded.problem is not None
-            self.problem(rel, *loaded.problem)
+        try:
+            if f.size < 0:
+                raise FileNotFoundError(2, "No such file or directory (dangling symlink)", f.abs_path)
+            data = read_file(f.abs_path)
+        except OSError as exc:
+            self.problem(rel, IngestCode.READ_FAILED, str(exc))  # the last good version stays indexed
             return
+        h = hashlib.sha256(data).hexdigest()
         if old is not None and old.active and self.hashes.get(old.id) == h and not self.force:
             self.batch.touch(old.id, f.size, f.mtime_ns)
             if self.reproject:  # same bytes, new projection: no journal event
-                parsed = parsed_by(loaded, self.coll.name, f, self.at).parsed
-                if parsed is not None:
-                    for proj in self.s.projectors:
-                        proj.project(self.store.conn, old.id, self.coll, parsed, make_uri(self.coll.name, rel))
+                parsed = parse_markdown(decode_source(data)[0], fallback_title=_stem(rel))
+                for proj in self.s.projectors:
+                    proj.project(self.store.conn, old.id, self.coll, parsed, make_uri(self.coll.name, rel))
             self.res.unchanged += 1
             return
-        if loaded.problem is not None and loaded.problem[0] == IngestCode.NOT_TEXT:
-            self.problem(rel, *loaded.problem)
+        try:
+            text, enc_warning = decode_source(data)
+        except NotText as exc:
+            self.problem(rel, IngestCode.NOT_TEXT, str(exc))
             if old is not None and old.active:
                 self.deactivate(old.id)
             return
@@ -288,29 +318,28 @@ class _CollectionRun:
             self.claimed.add(moved)
         else:
             kind = "create"
-        parsed_by(loaded, self.coll.name, f, self.at)
-        if loaded.write is None:
-            assert loaded.problem is not None
-            self.problem(rel, *loaded.problem)
+        try:
+            w, parsed = self.s.prepare(self.coll, f, text, h, self.at)
+        except Exception as exc:  # noqa: BLE001 - a bad file never stops the sync
+            self.problem(rel, IngestCode.PARSE_FAILED, str(exc))
             return
-        self.write(loaded.write, loaded.parsed, target, kind)
-        if loaded.frontmatter_error:
-            self.problem(rel, IngestCode.FRONTMATTER_INVALID, loaded.frontmatter_error)
-        elif loaded.encoding_warning:
-            self.problem(rel, IngestCode.ENCODING_FALLBACK, loaded.encoding_warning)
+        self.write(w, parsed, target, kind)
+        if parsed.frontmatter_error:
+            self.problem(rel, IngestCode.FRONTMATTER_INVALID, parsed.frontmatter_error)
+        elif enc_warning:
+            self.problem(rel, IngestCode.ENCODING_FALLBACK, enc_warning)
         else:
             self.clear_problem(rel)
         counter = {"create": "added", "update": "updated", "rename": "renamed", "reactivate": "reactivated"}[kind]
         setattr(self.res, counter, getattr(self.res, counter) + 1)
 
-    def write(self, w: DocWrite, parsed: ParsedDoc | None, target: int | None, kind: str) -> None:
+    def write(self, w: DocWrite, parsed: ParsedDoc, target: int | None, kind: str) -> None:
         assert self.batch is not None
         conn = self.store.conn
         if target is None:
             doc_id = self.batch.put(w, None)
             previous = delta = None
             if self.coll.memory_managed:  # a new document has no projection to drop elsewhere
-                assert parsed is not None  # kept whenever a projector reads it (see `run`)
                 for p in self.s.projectors:
                     p.project(conn, doc_id, self.coll, parsed, w.uri)
         else:
@@ -324,10 +353,9 @@ class _CollectionRun:
             if existing.mirror_hash != w.mirror_hash:
                 self.replaced.add(existing.mirror_hash)
             doc_id = self.batch.put(w, target)
-            assert parsed is not None
             for p in self.s.projectors:
                 p.project(conn, doc_id, self.coll, parsed, w.uri)
-        self.batch.change(kind, self.coll.name, doc_id, self.at, previous, w.encode()[3], delta)
+        self.batch.change(kind, self.coll.name, doc_id, self.at, previous, w.snapshot(), delta)
 
     def deactivate(self, doc_id: int) -> None:
         assert self.batch is not None
@@ -350,11 +378,10 @@ def run_sync(
     force: bool = False,
     all_collections: set[str] | None = None,
     prune: bool = False,
-    workers: int | None = None,
 ) -> tuple[list[CollectionSync], list[str], float]:
     """Sync `collections`; with `all_collections`, also retire what the config no longer names."""
     t0 = time.perf_counter()
-    syncer = Syncer(store, projectors, progress, workers=workers)
+    syncer = Syncer(store, projectors, progress)
     results = [syncer.sync_collection(c, force=force) for c in collections]
     left = syncer.finish(all_collections, prune=prune) if all_collections is not None else []
     return results, left, time.perf_counter() - t0

@@ -49,16 +49,6 @@ _FLUSH: tuple[tuple[str, str], ...] = (
 _REPLACED = ("doc_tags", "doc_links", "doc_edges", "doc_keys")
 
 
-# one encoder each: `json.dumps` with options builds a new encoder per call
-_JSON = json.JSONEncoder().encode
-_JSON_TEXT = json.JSONEncoder(ensure_ascii=False).encode
-_JSON_FM = json.JSONEncoder(ensure_ascii=False, default=str).encode
-
-
-def _json_list(items: list[Any]) -> str:
-    return _JSON_TEXT(items) if items else "[]"
-
-
 @dataclass
 class DocWrite:
     """Everything ingestion writes for one document."""
@@ -83,22 +73,19 @@ class DocWrite:
     edges: list[tuple[str, str]]
     indexed_at: str
     link_keys: list[str] = field(default_factory=list)
-    #: (front matter, headings, dates, snapshot) as JSON, once `encode()` ran: a parsing worker
-    #: encodes them, so the process that writes the index does not
-    encoded: tuple[str | None, str, str, str] | None = None
 
     def snapshot(self) -> dict[str, Any]:
         return snapshot(self.rel_path, self.docid, self.uri, self.source_hash, self.mirror_hash, True)
 
-    def __reduce__(self) -> tuple[type[DocWrite], tuple[Any, ...]]:
-        # a parsing worker sends thousands: as a plain tuple of the fields, in their order
-        return DocWrite, tuple(self.__dict__.values())
 
-    def encode(self) -> tuple[str | None, str, str, str]:
-        if self.encoded is None:
-            fm = _JSON_FM(self.frontmatter) if self.frontmatter is not None else None
-            self.encoded = (fm, _json_list(self.headings), _json_list(self.dates), _JSON(self.snapshot()))
-        return self.encoded
+# one encoder each: `json.dumps` with options builds a new encoder per call
+_JSON = json.JSONEncoder().encode
+_JSON_TEXT = json.JSONEncoder(ensure_ascii=False).encode
+_JSON_FM = json.JSONEncoder(ensure_ascii=False, default=str).encode
+
+
+def _json_list(items: list[Any]) -> str:
+    return _JSON_TEXT(items) if items else "[]"
 
 
 class DocBatch:
@@ -119,7 +106,7 @@ class DocBatch:
 
     def put(self, w: DocWrite, existing_id: int | None) -> int:
         """Insert a new document or replace one; returns its id."""
-        fm_json, headings_json, dates_json, _ = w.encode()
+        fm_json = _JSON_FM(w.frontmatter) if w.frontmatter is not None else None
         values = (
             w.collection,
             w.rel_path,
@@ -132,8 +119,8 @@ class DocBatch:
             w.mirror_hash,
             w.body_start_line,
             fm_json,
-            headings_json,
-            dates_json,
+            _json_list(w.headings),
+            _json_list(w.dates),
             w.indexed_at,
         )
         rows = self.rows
@@ -162,10 +149,10 @@ class DocBatch:
         doc_id: int,
         at: str,
         previous: dict[str, Any] | None,
-        current: dict[str, Any] | str | None,
+        current: dict[str, Any] | None,
         delta: dict[str, Any] | None = None,
     ) -> None:
-        """One journal event (metadata only, never bodies); `current` may come encoded already."""
+        """One journal event (metadata only, never bodies)."""
         self.rows["changes"].append(
             (
                 kind,
@@ -173,7 +160,7 @@ class DocBatch:
                 doc_id,
                 at,
                 _JSON(previous) if previous else None,
-                (current if isinstance(current, str) else _JSON(current)) if current else None,
+                _JSON(current) if current else None,
                 _JSON_TEXT(delta) if delta else None,
             )
         )
