@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -221,3 +222,84 @@ def test_the_plain_page_dumps_like_the_model(engine: Engine, full: bool) -> None
     assert page.results
     assert SearchResult.model_validate(page.wire()).dump() == page.wire()
     assert engine.search("deploy", limit=3, full=full).dump()["results"] == page.wire()["results"]
+
+
+# -- a plain `gno update` runs without click, pydantic or YAML, and prints what click prints ------
+
+#: never imported by a plain `gno update`: the click CLI, the config and result models, YAML
+UPDATE_COLD = (*HEAVY, "click", "pydantic", "pydantic_core", "yaml", "gno.engine", "gno.models", "gno.config")
+
+
+def _gno(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(GNO_EXE), *args], capture_output=True, text=True, env=env, timeout=120, check=False)
+
+
+def test_update_imports_no_click_pydantic_or_yaml(home: dict[str, str], corpus: Path) -> None:
+    (corpus / "fresh.md").write_text("# Fresh\n\nA note written after the first sync.\n", encoding="utf-8")
+    mods, proc = imported_modules("update", env=home)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "notes: " in proc.stdout and " 1 added" in proc.stdout and "memory: " in proc.stdout
+    assert "gno.cli.cold_update" in mods and "gno.cli.main" not in mods, "a plain update must take the cold path"
+    assert offenders(mods, (*UPDATE_COLD, "gno.contract", "gno.cli.main")) == []
+    again = _gno("search", "written after", env=home)
+    assert "fresh" in again.stdout.lower(), "what the cold path indexed is searchable"
+
+
+UPDATES = [[], ["--json"], ["-c", "notes"], ["--collection=memory", "--json"], ["--force"], ["-c", "notes", "--force"]]
+
+
+@pytest.mark.parametrize("args", UPDATES, ids=[" ".join(a) or "plain" for a in UPDATES])
+def test_cold_update_output_equals_the_click_command(home: dict[str, str], args: list[str]) -> None:
+    fast = _gno("update", *args, env=home)
+    slow = CliRunner().invoke(cli, ["update", *args])
+    assert fast.returncode == slow.exit_code == 0, (fast.stderr, slow.output)
+    if "--json" in args:
+        fast_body, slow_body = json.loads(fast.stdout), json.loads(slow.stdout)
+        assert fast_body.pop("durationMs") >= 0 and slow_body.pop("durationMs") >= 0
+        assert fast_body == slow_body
+    else:
+        done = re.compile(r"^Done in \d+\.\d\ds$", re.M)
+        assert done.search(fast.stdout) and done.search(slow.stdout)
+        assert done.sub("", fast.stdout) == done.sub("", slow.stdout)
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "needle"),
+    [
+        (["update", "-c", "NOTES"], 0, "notes: "),  # names are case-insensitive: the engine resolves them
+        (["update", "-c", "nope"], 1, "COLLECTION_NOT_FOUND"),
+        (["update", "--prune"], 0, "notes: "),
+        (["update", "--lock-wait", "1s"], 0, "notes: "),
+        (["update", "--help"], 0, "Sync the index with the files"),
+        (["update", "extra"], 1, "unexpected extra argument"),
+    ],
+)
+def test_anything_but_a_plain_update_is_answered_by_click(
+    home: dict[str, str], args: list[str], code: int, needle: str
+) -> None:
+    mods, proc = imported_modules(*args, env=home)
+    assert proc.returncode == code, proc.stdout + proc.stderr[-2000:]
+    assert needle.lower() in (proc.stdout + proc.stderr).lower()
+    assert "gno.cli.main" in mods and "Traceback" not in proc.stderr
+
+
+def test_a_busy_lease_or_an_edited_config_goes_to_click(
+    home: dict[str, str], settings: Settings, tmp_path: Path
+) -> None:
+    from gno.lease import write_lease
+
+    with write_lease(settings.lease_path, 0.0):
+        busy = _gno("update", env={**home, "GNO_LOCK_WAIT": "0.2s"})
+    assert busy.returncode == 4 and "LOCKED" in busy.stderr, busy.stderr
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    (extra / "x.md").write_text("# X\n\nxylophone\n", encoding="utf-8")
+    e = Engine(settings)
+    e.collection_add(str(extra), name="extra")
+    e.close()
+    settings.config_path.write_text(settings.config_path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    mods, proc = imported_modules("update", env=home)  # the record is stale: click validates the config
+    assert proc.returncode == 0 and "extra: 1 files · 1 added" in proc.stdout, proc.stdout + proc.stderr[-2000:]
+    assert "gno.cli.main" in mods
+    mods, proc = imported_modules("update", env=home)  # validated and recorded again: cold
+    assert proc.returncode == 0 and "extra: 1 files" in proc.stdout and "gno.cli.main" not in mods

@@ -54,3 +54,27 @@ def test_a_path_with_a_line_break_is_never_recorded(settings: Settings, tmp_path
     config_snapshot.record(odd, ident, ["notes"])
     assert config_snapshot.read(odd) is None
     assert not (Path(settings.cache_root) / "config-snapshot.txt").exists()
+
+
+ROW = {"name": "notes", "path": "/n", "pattern": "**/*.md", "include": [], "exclude": [".git"], "memory_managed": False}
+
+
+def test_collections_round_trip_and_go_stale_with_the_file(settings: Settings) -> None:
+    ident = _config(settings)
+    assert config_snapshot.read_collections(settings) is None
+    config_snapshot.record_collections(settings, ident, [ROW])
+    assert config_snapshot.read_collections(settings) == [ROW]
+    _config(settings, "version: '1.0'\ncollections: [] # edited\n")
+    assert config_snapshot.read_collections(settings) is None
+
+
+def test_a_collections_record_missing_a_field_or_of_another_format_is_ignored(settings: Settings) -> None:
+    ident = _config(settings)
+    record = Path(settings.cache_root) / "config-collections.json"
+    config_snapshot.record_collections(settings, ident, [{k: v for k, v in ROW.items() if k != "exclude"}])
+    assert config_snapshot.read_collections(settings) is None
+    config_snapshot.record_collections(settings, ident, [ROW])
+    good = record.read_text(encoding="utf-8")
+    for body in ("", "[]", "{}", good.replace("collections 1", "collections 0"), good[:-5]):
+        record.write_text(body, encoding="utf-8")
+        assert config_snapshot.read_collections(settings) is None

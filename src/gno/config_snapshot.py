@@ -12,6 +12,9 @@ holds the last config validated with that cache folder; alternating `--config` f
 means each command validates again. It is plain lines (a header, the config's path, its
 identity, one collection name per line), not JSON: a cold text search imports no `json` at all.
 Collection names never hold a line break; a config path that does is simply never recorded.
+
+A second record, kept the same way, holds each collection's folder and matching rules (JSON,
+`config-collections.json`): what a cold `gno update` needs to walk and sync without pydantic.
 """
 
 from __future__ import annotations
@@ -69,8 +72,11 @@ def record(settings: Settings, ident: Identity, names: list[str]) -> None:
     config = settings.config_location
     if "\n" in config or any("\n" in n for n in names):
         return
-    path = _record_path(settings)
-    body = _body(config, ident, names)
+    _write_if_changed(_record_path(settings), _body(config, ident, names))
+
+
+def _write_if_changed(path: str, body: str) -> None:
+    """Replace the record at `path` atomically unless it already says `body`; errors only cost a validation."""
     try:
         with open(path, encoding="utf-8", newline="") as fh:
             if fh.read() == body:
@@ -85,3 +91,41 @@ def record(settings: Settings, ident: Identity, names: list[str]) -> None:
         atomic_write_text(Path(path), body)
     except OSError:
         pass
+
+
+#: the record of whole collections (what a sync reads of each), for the cold `gno update`
+COLLECTIONS_HEADER = "gno config collections 1"
+#: the fields of a collection a walk and a sync read, as recorded (the config's own names)
+COLLECTION_FIELDS = ("name", "path", "pattern", "include", "exclude", "memory_managed")
+
+
+def _collections_path(settings: Settings) -> str:
+    return os.path.join(settings.cache_root, "config-collections.json")
+
+
+def record_collections(settings: Settings, ident: Identity, collections: list[dict[str, object]]) -> None:
+    """Record the validated collections (`COLLECTION_FIELDS` of each), keyed like `record`; best effort."""
+    import json
+
+    config = settings.config_location
+    body = json.dumps({"header": COLLECTIONS_HEADER, "config": config, "identity": ident, "collections": collections})
+    _write_if_changed(_collections_path(settings), body)
+
+
+def read_collections(settings: Settings) -> list[dict[str, object]] | None:
+    """The recorded collections of the validated config, or None when missing, stale or malformed."""
+    import json
+
+    try:
+        with open(_collections_path(settings), encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("header") != COLLECTIONS_HEADER:
+        return None
+    if data.get("config") != settings.config_location or data.get("identity") != identity(settings.config_location):
+        return None
+    rows = data.get("collections")
+    if not isinstance(rows, list) or not all(isinstance(r, dict) and set(r) == set(COLLECTION_FIELDS) for r in rows):
+        return None
+    return rows

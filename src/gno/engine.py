@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     from gno.store import documents as docs
     from gno.writes.capture import CaptureRequest
 
+
 def _collection_info(c: CollectionConfig, count: int | None = None) -> CollectionInfo:
     from gno.models import CollectionInfo
 
@@ -144,7 +145,12 @@ class Engine:
             self._config = load_config(self.settings)
             self._config_mtime = mtime
             if identity is not None:
-                config_snapshot.record(self.settings, identity, [c.name for c in self._config.collections])
+                colls = self._config.collections
+                config_snapshot.record(self.settings, identity, [c.name for c in colls])
+                fields = config_snapshot.COLLECTION_FIELDS
+                config_snapshot.record_collections(
+                    self.settings, identity, [{f: getattr(c, f) for f in fields} for c in colls]
+                )
         return self._config
 
     def collection_names(self) -> list[str]:

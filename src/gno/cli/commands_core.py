@@ -228,22 +228,10 @@ def update(
     fields: dict[str, Any] = {"collections": collections, "force": force, "prune": prune}
 
     def render(r: SyncResult) -> None:
-        for c in r.collections:
-            click.echo(
-                f"{c.name}: {c.scanned} files · {c.added} added · {c.updated} updated · "
-                f"{c.renamed} renamed · "
-                f"{c.inactivated} removed · {c.reactivated} restored · {c.unchanged} unchanged"
-                + (f" · {c.errors} errors (see gno status)" if c.errors else "")
-                + (f" · {c.warnings} warnings (see gno status)" if c.warnings else "")
-            )
-        for name in r.detached_collections:
-            click.echo(
-                f"{name}: no longer in the config; its documents left search "
-                "(rows and vectors kept until `gno update --prune`)"
-            )
-        if not r.collections:
-            click.echo("No collections configured: gno collection add <folder> --name <name>")
-        click.echo(f"Done in {r.duration_ms / 1000:.2f}s" + (" (pruned)" if r.pruned else ""))
+        from gno.cli.render_sync import sync_lines
+
+        for line in sync_lines(r.collections, r.detached_collections, r.duration_ms, pruned=r.pruned):
+            click.echo(line)
 
     with prog or contextlib.nullcontext():
         invoke(ctx, as_json, "update", fields, render, lock_wait=lock_wait, no_wait=no_wait, progress=cb)

@@ -1,4 +1,4 @@
-"""The console script's entry point: `gno --version` and plain searches start cold in milliseconds.
+"""The console script's entry point: `gno --version`, plain searches and updates start cold.
 
 Importing click, pydantic and YAML costs several times a whole BM25 search, so the two commands
 people (and agents) run most often in a fresh process are answered here first: `gno --version`,
@@ -9,7 +9,8 @@ the engine, whose module graph (the error table, the write paths) would cost mor
 query, and renders through the same renderer and JSON encoding as the click command.
 Everything else -- help, an option it does not know exactly, a value that does not parse, a
 config to validate again, any error at all -- goes to the click CLI (`gno.cli.main`), which
-parses the same arguments again and answers or reports as usual. Nothing is printed before the
+parses the same arguments again and answers or reports as usual. A plain `gno update` has a
+cold path of its own (`gno.cli.cold_update`), on the same terms. Nothing is printed before the
 result is complete, so handing over never duplicates output.
 """
 
@@ -24,11 +25,11 @@ if TYPE_CHECKING:
     from typing import Any
 
 #: `gno` options before the command that take a value / are flags (as in `gno.cli.main.cli`)
-_GLOBAL_VALUES = {"--index": "index", "--config": "config"}
-_GLOBAL_FLAGS = {"--verbose": "verbose"}
+GLOBAL_VALUES = {"--index": "index", "--config": "config"}
+GLOBAL_FLAGS = {"--verbose": "verbose"}
 
 
-class _Unhandled(Exception):
+class Unhandled(Exception):
     """The arguments are not a plain search: let click parse them."""
 
 
@@ -43,7 +44,7 @@ def _search_options() -> tuple[dict[str, str], dict[str, str], set[str]]:
     return values, flags, {dest for _, dest, kind, _ in FILTER_OPTIONS if kind == "multi"}
 
 
-def _options(
+def options(
     args: Sequence[str],
     values: dict[str, str],
     flags: dict[str, str],
@@ -63,7 +64,7 @@ def _options(
         name, eq, inline = tok.partition("=")
         if (name in values and tok.startswith("--") and eq) or tok in values:
             if not eq and (i + 1 >= len(args) or args[i + 1].startswith("-")):
-                raise _Unhandled(tok)
+                raise Unhandled(tok)
             dest, value = (values[name], inline) if eq else (values[tok], args[i + 1])
             i += 0 if eq else 1
             if dest in multi:
@@ -73,7 +74,7 @@ def _options(
         elif tok in flags:
             opts[flags[tok]] = True
         elif tok.startswith("-") and tok != "-":
-            raise _Unhandled(tok)  # -h, unknown options, `-legacy` negations: click decides
+            raise Unhandled(tok)  # -h, unknown options, `-legacy` negations: click decides
         elif stop_at_word:
             return opts, words, i
         else:
@@ -83,21 +84,21 @@ def _options(
 
 
 def _search(args: Sequence[str]) -> str:
-    """The complete output of a plain `gno search`, or `_Unhandled`."""
-    glob, _, at = _options(args, _GLOBAL_VALUES, _GLOBAL_FLAGS, stop_at_word=True)
+    """The complete output of a plain `gno search`, or `Unhandled`."""
+    glob, _, at = options(args, GLOBAL_VALUES, GLOBAL_FLAGS, stop_at_word=True)
     if at >= len(args) or args[at] != "search":
-        raise _Unhandled("not a search")
+        raise Unhandled("not a search")
     from gno.cli.hit_flags import DEFAULTS, tag_list
 
     values, flags, multi = _search_options()
-    opts, words, _ = _options(args[at + 1 :], values, flags, stop_at_word=False, multi=multi)
+    opts, words, _ = options(args[at + 1 :], values, flags, stop_at_word=False, multi=multi)
     if not words:
-        raise _Unhandled("no query")
+        raise Unhandled("no query")
     try:
         limit = int(opts.get("limit", DEFAULTS["limit"]))
         min_score = float(opts.get("min_score", DEFAULTS["min_score"]))
     except ValueError:
-        raise _Unhandled("bad number") from None
+        raise Unhandled("bad number") from None
 
     from gno import config_snapshot
     from gno.retrieve.search import SearchOptions, check_query, search_page
@@ -110,7 +111,7 @@ def _search(args: Sequence[str]) -> str:
     settings = build_settings(index_name=glob.get("index"), config_file=glob.get("config"))
     names = config_snapshot.read(settings)  # what `Engine.collection_names` trusts while index.yml is unchanged
     if names is None or (collection and collection.lower() not in names):
-        raise _Unhandled("config to validate, or an unknown collection")
+        raise Unhandled("config to validate, or an unknown collection")
     f = DocFilter(
         collections=[collection.lower()] if collection else [],
         tags_any=tag_list(opts.get("tags_any")),
@@ -143,6 +144,11 @@ def fast_output(args: Sequence[str]) -> str | None:
 
         return f"gno, version {__version__}\n"
     try:
+        _, _, at = options(args, GLOBAL_VALUES, GLOBAL_FLAGS, stop_at_word=True)
+        if at < len(args) and args[at] == "update":
+            from gno.cli.cold_update import cold_update
+
+            return cold_update(args)
         return _search(args)
     except Exception:  # noqa: BLE001 - any error is the click CLI's to report, the same way as always
         return None

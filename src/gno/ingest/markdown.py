@@ -17,10 +17,6 @@ from datetime import date, datetime
 from typing import Any
 from urllib.parse import unquote
 
-import yaml
-
-_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
 FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 SETEXT_RE = re.compile(r"^\s{0,3}(=+|-{2,})\s*$")
 ATX_RE = re.compile(r"^\s{0,3}(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
@@ -180,8 +176,10 @@ def parse_markdown(text: str, *, fallback_title: str) -> ParsedDoc:
     fm: dict[str, Any] | None = None
     fm_error: str | None = None
     if fm_text is not None:
+        import yaml  # here, not at the top: a note without front matter (and a no-change sync) never needs it
+
         try:
-            loaded = yaml.load(fm_text, Loader=_Loader) if fm_text.strip() else {}
+            loaded = yaml.load(fm_text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) if fm_text.strip() else {}
             if loaded is None:
                 loaded = {}
             if isinstance(loaded, dict):

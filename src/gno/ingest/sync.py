@@ -26,11 +26,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from gno.config import CollectionConfig
 from gno.ingest.markdown import NotText, ParsedDoc, decode_source, normalize_ref, parse_markdown
 from gno.ingest.problems import IngestCode, severity
 from gno.ingest.structure_delta import structure_delta
-from gno.ingest.walker import Walk, WalkedFile, read_file, stat_paths, walk_collection
+from gno.ingest.walker import CollectionSpec, Walk, WalkedFile, read_file, stat_paths, walk_collection
 from gno.refs import docid_for, make_uri
 from gno.store import documents as docs
 from gno.store.db import Store
@@ -45,7 +44,7 @@ ProgressFn = Callable[[str, int, int], None]  # (collection, done, total)
 class DocumentProjector(Protocol):
     """Extra per-document projections (e.g. memory records) kept in step with sync."""
 
-    def project(self, conn: Any, doc_id: int, coll: CollectionConfig, parsed: ParsedDoc, uri: str) -> None: ...
+    def project(self, conn: Any, doc_id: int, coll: CollectionSpec, parsed: ParsedDoc, uri: str) -> None: ...
 
     def retract(self, conn: Any, doc_id: int) -> None: ...
 
@@ -99,9 +98,9 @@ class Syncer:
         self.commit_files = commit_files
         self.commit_seconds = commit_seconds
 
-    def prepare(self, coll: CollectionConfig, f: WalkedFile, text: str, source_hash: str, at: str) -> tuple[
-        DocWrite, ParsedDoc
-    ]:
+    def prepare(
+        self, coll: CollectionSpec, f: WalkedFile, text: str, source_hash: str, at: str
+    ) -> tuple[DocWrite, ParsedDoc]:
         """Parse one document's text into the rows the index keeps for it."""
         parsed = parse_markdown(text, fallback_title=_stem(f.rel_path))
         body = parsed.body
@@ -130,7 +129,7 @@ class Syncer:
         return w, parsed
 
     def sync_collection(
-        self, coll: CollectionConfig, *, only: set[str] | None = None, force: bool = False
+        self, coll: CollectionSpec, *, only: set[str] | None = None, force: bool = False
     ) -> CollectionSync:
         run = _CollectionRun(self, coll, force=force, scoped=only is not None)
         if not os.path.isdir(coll.path):
@@ -163,7 +162,7 @@ class Syncer:
 class _CollectionRun:
     """The state of one collection's sync: its index rows, the open batch, its problems."""
 
-    def __init__(self, syncer: Syncer, coll: CollectionConfig, *, force: bool, scoped: bool) -> None:
+    def __init__(self, syncer: Syncer, coll: CollectionSpec, *, force: bool, scoped: bool) -> None:
         self.s = syncer
         self.store = syncer.store
         self.coll = coll
@@ -371,7 +370,7 @@ class _CollectionRun:
 
 def run_sync(
     store: Store,
-    collections: Sequence[CollectionConfig],
+    collections: Sequence[CollectionSpec],
     *,
     projectors: Sequence[DocumentProjector] = (),
     progress: ProgressFn | None = None,

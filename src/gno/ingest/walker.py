@@ -19,8 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from stat import S_ISREG
+from typing import Protocol
 
-from gno.config import CollectionConfig
 from gno.confine import real, within
 from gno.ingest.problems import IngestCode
 
@@ -104,10 +104,28 @@ def _is_glob(entry: str) -> bool:
     return any(ch in entry for ch in "*?[/")
 
 
+class CollectionSpec(Protocol):
+    """What a walk and a sync read of a collection: the validated config's fields, or the same
+    fields recorded from it (the cold `gno update` path builds no pydantic model)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def pattern(self) -> str: ...
+    @property
+    def include(self) -> list[str]: ...
+    @property
+    def exclude(self) -> list[str]: ...
+    @property
+    def memory_managed(self) -> bool: ...
+
+
 class Matcher:
     """Decides membership of one relative path in a collection."""
 
-    def __init__(self, coll: CollectionConfig) -> None:
+    def __init__(self, coll: CollectionSpec) -> None:
         self.pattern = compile_glob(coll.pattern)
         # `**/*.md` (the default) and the like: a suffix test instead of a regex per file
         tail = coll.pattern[4:] if coll.pattern.startswith("**/*") else None
@@ -182,7 +200,7 @@ def _admit(rel: str, path: str, st: os.stat_result, walk: Walk) -> WalkedFile | 
     return WalkedFile(rel, path, st.st_size, st.st_mtime_ns)
 
 
-def walk_collection(coll: CollectionConfig) -> Walk:
+def walk_collection(coll: CollectionSpec) -> Walk:
     """The collection's files, in listing order (callers that write sort what they write)."""
     matcher = Matcher(coll)
     root = os.path.abspath(coll.path)
@@ -237,7 +255,7 @@ def walk_collection(coll: CollectionConfig) -> Walk:
     return walk
 
 
-def stat_paths(coll: CollectionConfig, rel_paths: Iterable[str]) -> Walk:
+def stat_paths(coll: CollectionSpec, rel_paths: Iterable[str]) -> Walk:
     """The named files of a collection (a path-scoped sync after a write), with the walk's rules:
     a name the collection's pattern, include or exclude leave out is not one of its files."""
     root = os.path.abspath(coll.path)

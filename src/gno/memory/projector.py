@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gno.config import CollectionConfig
 from gno.ingest.markdown import ParsedDoc
+from gno.ingest.walker import CollectionSpec
 from gno.memory.records import MEMORY_FRONTMATTER_KEY, check_record
 from gno.refs import parse_uri
 from gno.store import memory as mstore
@@ -21,7 +21,7 @@ def is_fact_candidate(rel_path: str, parsed: ParsedDoc) -> bool:
 
 
 class MemoryProjector:
-    def project(self, conn: Any, doc_id: int, coll: CollectionConfig, parsed: ParsedDoc, uri: str) -> None:
+    def project(self, conn: Any, doc_id: int, coll: CollectionSpec, parsed: ParsedDoc, uri: str) -> None:
         _, rel = parse_uri(uri)
         if not coll.memory_managed or not is_fact_candidate(rel, parsed):
             mstore.drop_record(conn, doc_id)
