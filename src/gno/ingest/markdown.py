@@ -65,8 +65,13 @@ class ParsedDoc:
 
     @property
     def body(self) -> str:
-        lines = self.canonical.split("\n")
-        return "\n".join(lines[self.body_start_line - 1 :])
+        """The text after the front matter (the whole text when there is none, as in most notes)."""
+        at = 0
+        for _ in range(self.body_start_line - 1):
+            at = self.canonical.find("\n", at) + 1
+            if at == 0:
+                return ""
+        return self.canonical[at:] if at else self.canonical
 
 
 class NotText(ValueError):
@@ -113,7 +118,8 @@ def canonicalize(text: str) -> str:
 
 def normalize_ref(ref: str) -> str:
     """Key used to resolve a link target to a document: NFC, lowercase, no `.md`, no dirs."""
-    r = unicodedata.normalize("NFC", ref.strip()).lower()
+    r = ref.strip()
+    r = (r if r.isascii() else unicodedata.normalize("NFC", r)).lower()
     r = r.split("#", 1)[0]
     if r.endswith(".md"):
         r = r[:-3]
@@ -283,8 +289,11 @@ def _scan_body(doc: ParsedDoc, lines: list[str], start: int, seen_tags: set[str]
             text = h.group(2).strip()
             if text:
                 doc.headings.append(Heading(len(h.group(1)), text, lineno))
+        has_tag = "#" in line and not h
+        if not (has_tag or "[[" in line or "](" in line):
+            continue  # most lines: nothing below can match, so code spans need not be blanked
         scan = INLINE_CODE_RE.sub(" ", line) if "`" in line else line
-        if "#" in scan and not h:
+        if has_tag and "#" in scan:
             _inline_tags(doc, scan, seen_tags)
         if "[[" in scan:
             for wm in WIKI_RE.finditer(scan):

@@ -82,10 +82,41 @@ class DocWrite:
 _JSON = json.JSONEncoder().encode
 _JSON_TEXT = json.JSONEncoder(ensure_ascii=False).encode
 _JSON_FM = json.JSONEncoder(ensure_ascii=False, default=str).encode
+# the string escapers those encoders use (C implementations)
+_ASCII_STR = json.encoder.encode_basestring_ascii
+_TEXT_STR = json.encoder.encode_basestring
 
 
 def _json_list(items: list[Any]) -> str:
     return _JSON_TEXT(items) if items else "[]"
+
+
+#: the keys of a journal snapshot and of a heading row, in the order `snapshot()` / ingest build them
+_SNAPSHOT_KEYS = ("relPath", "docid", "uri", "sourceHash", "mirrorHash", "active")
+_HEADING_KEYS = ("level", "text", "line")
+
+
+def _snapshot_json(snap: dict[str, Any]) -> str:
+    """`_JSON(snap)` byte for byte, written out for the one shape every document's journal event
+    carries (the general encoder costs 4x that on a first index; `doc_id_by_past_docid` matches
+    its exact spelling); any other shape goes to the encoder."""
+    if tuple(snap) != _SNAPSHOT_KEYS or not isinstance(snap["active"], bool):
+        return _JSON(snap)
+    q = _ASCII_STR
+    return (
+        f'{{"relPath": {q(snap["relPath"])}, "docid": {q(snap["docid"])}, "uri": {q(snap["uri"])}, '
+        f'"sourceHash": {q(snap["sourceHash"])}, "mirrorHash": {q(snap["mirrorHash"])}, '
+        f'"active": {"true" if snap["active"] else "false"}}}'
+    )
+
+
+def _headings_json(headings: list[dict[str, Any]]) -> str:
+    """`_json_list(headings)` byte for byte for ingest's heading rows (int, str, int), 3x faster."""
+    if not all(tuple(h) == _HEADING_KEYS and type(h["level"]) is int and type(h["line"]) is int for h in headings):
+        return _json_list(headings)
+    q = _TEXT_STR
+    rows = (f'{{"level": {h["level"]}, "text": {q(h["text"])}, "line": {h["line"]}}}' for h in headings)
+    return "[" + ", ".join(rows) + "]"
 
 
 class DocBatch:
@@ -119,7 +150,7 @@ class DocBatch:
             w.mirror_hash,
             w.body_start_line,
             fm_json,
-            _json_list(w.headings),
+            _headings_json(w.headings),
             _json_list(w.dates),
             w.indexed_at,
         )
@@ -159,8 +190,8 @@ class DocBatch:
                 collection,
                 doc_id,
                 at,
-                _JSON(previous) if previous else None,
-                _JSON(current) if current else None,
+                _snapshot_json(previous) if previous else None,
+                _snapshot_json(current) if current else None,
                 _JSON_TEXT(delta) if delta else None,
             )
         )
