@@ -892,3 +892,20 @@ def test_parse_markdown_line_numbers_survive_crlf() -> None:
     assert [(h.text, h.line) for h in doc.headings] == [("H", 4)]
     assert [(lk.target, lk.line) for lk in doc.links] == [("Link", 5)]
     assert doc.tags == [("tag", "inline")]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("- item\n    see [[Target]] #topic\n", True),  # a list item's continuation is text
+        ("*\n    see [[Target]] #topic\n", True),  # a bare bullet opens a list too
+        ("1. item\n    see [[Target]] #topic\n", True),
+        ("-item\n\n    see [[Target]] #topic\n", False),  # `-item` is no list item: the block is code
+        ("para\n\n    see [[Target]] #topic\n", False),
+    ],
+)
+def test_indented_lines_under_a_list_item_are_text_not_code(text: str, found: bool) -> None:
+    from gno.ingest.markdown import parse_markdown
+
+    doc = parse_markdown(text, fallback_title="t")
+    assert bool(doc.links) is found and bool(doc.tags) is found

@@ -277,7 +277,10 @@ def _scan_body(doc: ParsedDoc, lines: list[str], start: int, seen_tags: set[str]
         indented_ok = False
         lineno = idx + 1
         if line[0] not in " \t":
-            in_list = (c in "-+*" or c.isdigit()) and LIST_ITEM_RE.match(line) is not None
+            if line[0] == c and c in "-+*":  # LIST_ITEM_RE's bullet case, without a regex per list line
+                in_list = len(line) == 1 or line[1].isspace()
+            else:
+                in_list = (c in "-+*" or c.isdigit()) and LIST_ITEM_RE.match(line) is not None
         if c in "=-" and prev and SETEXT_RE.match(line) and (c == "=" or prev.lstrip()[0] not in "-*|"):
             doc.headings.append(Heading(1 if c == "=" else 2, prev.strip(), lineno - 1))
             prev = ""
