@@ -84,15 +84,17 @@ def qmd_env(home: Path) -> dict[str, str]:
     return env
 
 
-def ensure_compiled() -> str:
-    """Bring gno's bytecode up to date, as pip leaves it after an install.
+def ensure_compiled(pkg: Path | None = None) -> str:
+    """Bring gno's bytecode up to date (`pkg`: the package folder measured), as pip leaves it after
+    an install.
 
     An editable checkout under PYTHONDONTWRITEBYTECODE (or with stale caches after an edit) would
     otherwise compile every module in every process, which is not what a user's install does.
     """
-    import gno
+    if pkg is None:
+        import gno
 
-    pkg = Path(gno.__file__).parent
+        pkg = Path(gno.__file__).parent
     stale = not compileall.compile_dir(str(pkg), quiet=1) or None
     return "byte-compiled as pip installs it" + (" (some files failed to compile)" if stale else "")
 

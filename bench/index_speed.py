@@ -273,8 +273,11 @@ def kill9(
 def run(args: argparse.Namespace) -> dict[str, Any]:
     src = (args.src or ROOT / "src").resolve()
     sys.path.insert(0, str(src))
+    from cold_start import ensure_compiled  # processes start as from a pip install: bytecode current
+
     work = Path(tempfile.mkdtemp(prefix="gno-bench-"))
     out: dict[str, Any] = {"src": str(src), "load_average_at_start": [round(x, 2) for x in os.getloadavg()]}
+    out["bytecode"] = ensure_compiled(src / "gno")
     try:
         corpus = unpack(args.datasets, args.corpus_dir or work)
         files = [p for p in corpus.rglob("*.md") if p.is_file()]
@@ -448,6 +451,7 @@ def print_table(r: dict[str, Any]) -> None:
     k = r["kill9"]
     rows = [
         ("load average at start", " ".join(str(x) for x in r["load_average_at_start"]), ""),
+        ("gno sources", f"{r['src']} ({r['bytecode']})", ""),
         ("corpus", f"{r['files']} .md files, {r['corpus_bytes'] / 1e6:.1f} MB; {r['indexed_files']} indexed", ""),
         ("fresh index", f"{r['fresh_files_per_s']:.0f} files/s ({r['fresh_s']:.1f} s wall; "
                         f"{r['fresh_files_per_cpu_s']:.0f} files/CPU-s)", mark("fresh_files_per_s")),
