@@ -324,7 +324,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                            XDG_CONFIG_HOME=str(qhome / ".config"))
             qhome.mkdir(parents=True, exist_ok=True)
             listed = subprocess.run([*qmd, "collection", "list"], env=qmd_env, capture_output=True, text=True)
-            if str(corpus) not in listed.stdout:
+            # qmd 2.x lists a collection by name (`tldr (qmd://tldr/)`), older ones by folder
+            known = re.search(rf"^{COLLECTION} \(qmd://", listed.stdout, re.M) or str(corpus) in listed.stdout
+            if not known:
                 wall, cpu, _ = timed_process([*qmd, "collection", "add", str(corpus), "--name", COLLECTION], qmd_env)
                 out.update(qmd_fresh_s=round(wall, 1), qmd_fresh_cpu_s=round(cpu, 1))
         engine = Engine(settings)

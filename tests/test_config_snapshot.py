@@ -75,6 +75,11 @@ def test_a_collections_record_missing_a_field_or_of_another_format_is_ignored(se
     assert config_snapshot.read_collections(settings) is None
     config_snapshot.record_collections(settings, ident, [ROW])
     good = record.read_text(encoding="utf-8")
-    for body in ("", "[]", "{}", good.replace("collections 1", "collections 0"), good[:-5]):
+    odd = [
+        good.replace('"include": []', '"include": "md"'),
+        good.replace('"memory_managed": false', '"memory_managed": 0'),
+    ]
+    assert all(o != good for o in odd)
+    for body in ("", "[]", "{}", good.replace("collections 1", "collections 0"), good[:-5], *odd):
         record.write_text(body, encoding="utf-8")
         assert config_snapshot.read_collections(settings) is None

@@ -126,6 +126,15 @@ def read_collections(settings: Settings) -> list[dict[str, object]] | None:
     if data.get("config") != settings.config_location or data.get("identity") != identity(settings.config_location):
         return None
     rows = data.get("collections")
-    if not isinstance(rows, list) or not all(isinstance(r, dict) and set(r) == set(COLLECTION_FIELDS) for r in rows):
+    if not isinstance(rows, list) or not all(_well_formed(r) for r in rows):
         return None
     return rows
+
+
+def _well_formed(row: object) -> bool:
+    """Exactly the recorded fields, each of the config's type (a hand-edited record is not trusted)."""
+    if not isinstance(row, dict) or set(row) != set(COLLECTION_FIELDS):
+        return False
+    texts = all(isinstance(row[k], str) for k in ("name", "path", "pattern"))
+    lists = all(isinstance(row[k], list) and all(isinstance(x, str) for x in row[k]) for k in ("include", "exclude"))
+    return texts and lists and isinstance(row["memory_managed"], bool)

@@ -30,7 +30,7 @@ GLOBAL_FLAGS = {"--verbose": "verbose"}
 
 
 class Unhandled(Exception):
-    """The arguments are not a plain search: let click parse them."""
+    """The arguments are not a plain search or update: let click parse them."""
 
 
 def _search_options() -> tuple[dict[str, str], dict[str, str], set[str]]:
