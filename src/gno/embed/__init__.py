@@ -6,7 +6,7 @@
 (1, 32)
 
 Backends: MiniLM through onnxruntime (quality, default), all-mpnet-base-v2 (onnxruntime; optional,
-stronger, ~5x slower; extra ``[mpnet]``), wordllama (fast static), an
+stronger on chat-like text, 6-10x slower; extra ``[mpnet]``), wordllama (fast static), an
 OpenAI-compatible ``/v1/embeddings`` server, and a deterministic fake for tests.  Nothing ever
 downloads; what cannot load raises :class:`EmbedderUnavailable` with a ``reason``.
 

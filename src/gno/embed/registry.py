@@ -184,7 +184,7 @@ def available_embedders(*, deep: bool = False, remote: str | None = None) -> lis
     """
     entries: list[tuple[str, str, str]] = [
         ("minilm", "minilm", "quality: documents, queries and re-scoring (384-d)"),
-        ("mpnet", "mpnet", "optional stronger quality model, ~5x slower than MiniLM (768-d; extra [mpnet])"),
+        ("mpnet", "mpnet", "optional stronger quality model, 6-10x slower than MiniLM (768-d; extra [mpnet])"),
         ("wordllama", "wordllama", "fast static first stage for large corpora (256-d)"),
         ("fake", "fake", "deterministic hashing embedder for tests (no semantics)"),
     ]
