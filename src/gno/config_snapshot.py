@@ -23,6 +23,8 @@ import os
 
 TYPE_CHECKING = False  # not typing's: a cold `gno search` does not import typing
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from gno.settings import Settings
 
 Identity = list[int]
@@ -103,12 +105,13 @@ def _collections_path(settings: Settings) -> str:
     return os.path.join(settings.cache_root, "config-collections.json")
 
 
-def record_collections(settings: Settings, ident: Identity, collections: list[dict[str, object]]) -> None:
+def record_collections(settings: Settings, ident: Identity, collections: Sequence[object]) -> None:
     """Record the validated collections (`COLLECTION_FIELDS` of each), keyed like `record`; best effort."""
     import json
 
+    rows = [{f: getattr(c, f) for f in COLLECTION_FIELDS} for c in collections]
     config = settings.config_location
-    body = json.dumps({"header": COLLECTIONS_HEADER, "config": config, "identity": ident, "collections": collections})
+    body = json.dumps({"header": COLLECTIONS_HEADER, "config": config, "identity": ident, "collections": rows})
     _write_if_changed(_collections_path(settings), body)
 
 

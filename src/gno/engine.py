@@ -147,10 +147,7 @@ class Engine:
             if identity is not None:
                 colls = self._config.collections
                 config_snapshot.record(self.settings, identity, [c.name for c in colls])
-                fields = config_snapshot.COLLECTION_FIELDS
-                config_snapshot.record_collections(
-                    self.settings, identity, [{f: getattr(c, f) for f in fields} for c in colls]
-                )
+                config_snapshot.record_collections(self.settings, identity, colls)
         return self._config
 
     def collection_names(self) -> list[str]:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from gno.ingest.sync import CollectionSync
 
-from gno.cli.entry import GLOBAL_FLAGS, GLOBAL_VALUES, Unhandled, options
+from gno.cli.entry import Unhandled, options
 
 _VALUES = {"-c": "collections", "--collection": "collections"}
 _FLAGS = {"--force": "force", "--json": "as_json"}
@@ -47,23 +47,20 @@ def _camel(name: str) -> str:
     return head + "".join(w.title() for w in rest)
 
 
-def sync_json(results: Sequence[CollectionSync], detached: list[str], secs: float) -> dict[str, Any]:
+def sync_json(results: Sequence[CollectionSync], detached: list[str], duration_ms: float) -> dict[str, Any]:
     """The `--json` body of an update, as `SyncResult.dump()` writes it (a test holds them equal)."""
     return {
         "collections": [{_camel(k): v for k, v in r.__dict__.items()} for r in results],
-        "durationMs": round(secs * 1000, 1),
+        "durationMs": duration_ms,
         "status": "completed",
         "detachedCollections": detached,
         "pruned": False,
     }
 
 
-def cold_update(args: Sequence[str]) -> str:
-    """The complete output of a plain `gno update`, or `Unhandled`."""
-    glob, _, at = options(args, GLOBAL_VALUES, GLOBAL_FLAGS, stop_at_word=True)
-    if at >= len(args) or args[at] != "update":
-        raise Unhandled("not an update")
-    opts, words, _ = options(args[at + 1 :], _VALUES, _FLAGS, stop_at_word=False, multi={"collections"})
+def cold_update(glob: dict[str, Any], rest: Sequence[str]) -> str:
+    """The complete output of `gno GLOBAL update REST` when plain, or `Unhandled`."""
+    opts, words, _ = options(rest, _VALUES, _FLAGS, stop_at_word=False, multi={"collections"})
     if words or sys.stderr.isatty():
         raise Unhandled("arguments, or a terminal that wants a progress bar")
 
@@ -98,10 +95,11 @@ def cold_update(args: Sequence[str]) -> str:
             )
         finally:
             store.close()
+    ms = round(secs * 1000, 1)
     if opts.get("as_json"):
         import json
 
-        return json.dumps(sync_json(results, detached, secs), ensure_ascii=False, indent=2) + "\n"
+        return json.dumps(sync_json(results, detached, ms), ensure_ascii=False, indent=2) + "\n"
     from gno.cli.render_sync import sync_lines
 
-    return "".join(line + "\n" for line in sync_lines(results, detached, round(secs * 1000, 1), pruned=False))
+    return "".join(line + "\n" for line in sync_lines(results, detached, ms, pruned=False))

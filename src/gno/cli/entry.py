@@ -83,15 +83,12 @@ def options(
     return opts, words, i
 
 
-def _search(args: Sequence[str]) -> str:
-    """The complete output of a plain `gno search`, or `Unhandled`."""
-    glob, _, at = options(args, GLOBAL_VALUES, GLOBAL_FLAGS, stop_at_word=True)
-    if at >= len(args) or args[at] != "search":
-        raise Unhandled("not a search")
+def _search(glob: dict[str, Any], rest: Sequence[str]) -> str:
+    """The complete output of `gno GLOBAL search REST` when plain, or `Unhandled`."""
     from gno.cli.hit_flags import DEFAULTS, tag_list
 
     values, flags, multi = _search_options()
-    opts, words, _ = options(args[at + 1 :], values, flags, stop_at_word=False, multi=multi)
+    opts, words, _ = options(rest, values, flags, stop_at_word=False, multi=multi)
     if not words:
         raise Unhandled("no query")
     try:
@@ -144,12 +141,15 @@ def fast_output(args: Sequence[str]) -> str | None:
 
         return f"gno, version {__version__}\n"
     try:
-        _, _, at = options(args, GLOBAL_VALUES, GLOBAL_FLAGS, stop_at_word=True)
-        if at < len(args) and args[at] == "update":
+        glob, _, at = options(args, GLOBAL_VALUES, GLOBAL_FLAGS, stop_at_word=True)
+        command, rest = (args[at], args[at + 1 :]) if at < len(args) else (None, [])
+        if command == "search":
+            return _search(glob, rest)
+        if command == "update":
             from gno.cli.cold_update import cold_update
 
-            return cold_update(args)
-        return _search(args)
+            return cold_update(glob, rest)
+        return None
     except Exception:  # noqa: BLE001 - any error is the click CLI's to report, the same way as always
         return None
 
