@@ -265,6 +265,9 @@ def gno_embed(args: argparse.Namespace) -> int:
     if not (home / "config" / "index.yml").exists():
         shutil.rmtree(home, ignore_errors=True)
         vault = args.datasets / "dwarves-brain"
+        if not vault.is_dir():
+            print(f"no dataset at {vault}: pass --datasets (the folder holding dwarves-brain)", file=sys.stderr)
+            return 2
         if args.notes:  # the first N notes, copied next to the cached index (never into the repo)
             sub = home / "vault"
             for path in sorted(vault.rglob("*.md"))[: args.notes]:

@@ -133,6 +133,17 @@ def test_init_with_path_adds_a_collection(runner: CliRunner, corpus: Path) -> No
     ]
 
 
+def test_init_with_a_bad_folder_or_name_writes_nothing(runner: CliRunner, tmp_path: Path, settings: Settings) -> None:
+    missing = jinvoke(runner, "init", str(tmp_path / "nowhere"), "--name", "notes", code=1)
+    assert missing["error"]["code"] == "PATH_NOT_FOUND"
+    bad = jinvoke(runner, "init", str(tmp_path), "--name", "Bad/Name", code=1)
+    assert bad["error"]["code"] == "VALIDATION"
+    assert not settings.config_path.exists()
+    assert not settings.db_path.exists()
+    body = jinvoke(runner, "init", str(tmp_path), "--name", "notes")
+    assert body["created"] is True and body["collection"]["name"] == "notes"
+
+
 def test_search_json(runner: CliRunner, indexed: Path) -> None:
     body = jinvoke(runner, "search", "deploy")
     assert body["query"] == "deploy"

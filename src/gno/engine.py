@@ -216,15 +216,16 @@ class Engine:
 
         cfg_path = self.settings.config_path
         created = not cfg_path.exists()
-        if created:
-            save_config(self.settings, GnoConfig())
-            self._config = None
-        _ = self.store
         coll = None
         if path:
+            # first, so that a bad folder, name or pattern leaves no config and no index behind
             coll = self.collection_add(
                 path, name=name, pattern=pattern, include=include, exclude=exclude, memory_managed=memory_managed
             )
+        elif created:
+            save_config(self.settings, GnoConfig())
+            self._config = None
+        _ = self.store
         return InitResult(
             config_path=str(cfg_path), db_path=str(self.settings.db_path), created=created, collection=coll
         )
