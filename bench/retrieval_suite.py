@@ -62,6 +62,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 from nfcorpus import isolate, read_qrels, read_tsv  # noqa: E402  (NFCorpus files, isolated gno homes)
+from suite_markdown import read_report  # noqa: E402  (an earlier report as a source of figures)
 
 #: GNO_SUITE_SRC runs another checkout's `src` (e.g. the previous defaults) on the same cached indexes
 sys.path.insert(0, os.environ.get("GNO_SUITE_SRC") or str(ROOT / "src"))
@@ -518,9 +519,12 @@ def checks(results: dict[str, Any], split: str) -> list[tuple[str, bool, str]]:
                 out.append((f"nfcorpus/{emb}: query >= 1.10 x bm25", q >= 1.10 * bm, f"{q / bm:.3f} x"))
         lex = c["runs"].get("-", {})
         if cname == "dwarves" and "search" in lex and split in lex["search"]:
-            qs = [q for q in c["queries"] if q["kind"] == "question" and (split == "all" or q["split"] == split)]
-            ranks = lex["search"][split]["_ranks"]
-            share = sum(1 for q in qs if ranks.get(q["qid"])) / max(1, len(qs))
+            run = lex["search"][split]
+            if "_ranks" in run:
+                qs = [q for q in c["queries"] if q["kind"] == "question" and (split == "all" or q["split"] == split)]
+                share = sum(1 for q in qs if run["_ranks"].get(q["qid"])) / max(1, len(qs))
+            else:  # read back from an earlier report, which prints the share, not the ranks
+                share = run["question_hit"]
             out.append(("dwarves: search answers >= 95% of questions", share >= 0.95, f"{share:.1%}"))
     return out
 
@@ -532,6 +536,7 @@ HAND_WRITTEN = "<!-- hand-written below this line: kept when bench/retrieval_sui
 
 def write_markdown(results: dict[str, Any], path: Path, command: str, runs_note: str | None = None) -> None:
     old = path.read_text(encoding="utf-8") if path.is_file() else ""
+    carried = results.get("carried", [])
     tail = old[old.index(HAND_WRITTEN) :].rstrip("\n") if HAND_WRITTEN in old else None
     lines = [
         "# Retrieval benchmarks",
@@ -541,6 +546,12 @@ def write_markdown(results: dict[str, Any], path: Path, command: str, runs_note:
         f"    {command}",
         "",
         *([runs_note, ""] if runs_note else []),
+        *[
+            line
+            for src, provenance in carried
+            for line in (f"Rows carried over from an earlier report (its tables, read back by `--from-json {src}`), "
+                         "made by:", "", provenance, "")  # fmt: skip
+        ],
         "Every figure is at the user-facing default `-n 10`. `fts-or` is the floor: a plain SQLite FTS5",
         "table over the same files with the query's words OR-ed, measured in the same run. `-` rows do",
         "not depend on the embedder. `hit` is the share of queries that return anything at all. An embedder",
@@ -623,7 +634,8 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         metavar="[LABEL=]FILE",
         help="merge the figures of earlier --json runs (later files win) instead of running; LABEL renames "
-        "their embedders, e.g. previous=old.json for a run with GNO_SUITE_SRC set to the previous defaults",
+        "their embedders, e.g. previous=old.json for a run with GNO_SUITE_SRC set to the previous defaults; "
+        "a FILE.md is an earlier report, read back from its tables (docs/benchmarks.md new.json adds rows)",
     )
     args = ap.parse_args(argv)
     if args.from_json:
@@ -694,7 +706,11 @@ def merge_runs(files: list[Path]) -> dict[str, Any]:
     out: dict[str, Any] = {"splits": [], "corpora": {}, "embed": {}}
     for item in files:
         label, _, path = str(item).rpartition("=")
-        r = json.loads(Path(path).read_text(encoding="utf-8"))
+        if path.endswith(".md"):
+            r = read_report(Path(path))
+            out.setdefault("carried", []).append((path, r["provenance"]))
+        else:
+            r = json.loads(Path(path).read_text(encoding="utf-8"))
         out["splits"] = out["splits"] or r["splits"]
         for cname, c in r["corpora"].items():
             dst = out["corpora"].setdefault(cname, {**c, "runs": {}})
