@@ -22,7 +22,7 @@ def regenerate(source: Path, out: Path, tmp: Path) -> list[str]:
 
 
 def figures(lines: list[str]) -> list[str]:
-    """Table rows and cost rows: what the report is for (ratios in target lines are recomputed)."""
+    """Table rows, cost rows and target lines: what the report is for."""
     marker = next((i for i, x in enumerate(lines) if x.startswith("<!-- hand-written")), len(lines))
     return [x for x in lines[:marker] if x.startswith(("| ", "* met", "* **missed"))]
 
@@ -32,9 +32,8 @@ def test_the_published_report_reads_back_row_for_row(tmp_path: Path) -> None:
     again = regenerate(REPORT, tmp_path / "again.md", tmp_path)
     rows = [x for x in figures(published) if x.startswith("| ")]
     assert len(rows) > 200
-    assert [x for x in figures(again) if x.startswith("| ")] == rows
-    met = [x.split(" (")[0] for x in figures(published) if x.startswith("* ")]
-    assert [x.split(" (")[0] for x in figures(again) if x.startswith("* ")] == met
+    assert any(x.startswith("* **missed**") for x in figures(published))
+    assert figures(again) == figures(published)
 
 
 def test_a_second_round_trip_keeps_the_report_and_its_provenance(tmp_path: Path) -> None:
