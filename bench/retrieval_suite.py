@@ -722,6 +722,8 @@ def merge_runs(files: list[Path]) -> dict[str, Any]:
         out["splits"] = out["splits"] or r["splits"]
         for cname, c in r["corpora"].items():
             dst = out["corpora"].setdefault(cname, {**c, "runs": {}})
+            if "queries" in c:  # a report read back has none; a run's rows with ranks need them
+                dst["queries"] = c["queries"]
             for emb, modes in c["runs"].items():
                 name = emb if not label else f"{emb} ({label})"
                 dst["runs"].setdefault(name, {}).update(modes)

@@ -7,6 +7,7 @@ the round trip.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -45,3 +46,41 @@ def test_a_second_round_trip_keeps_the_report_and_its_provenance(tmp_path: Path)
     original_command = REPORT.read_text(encoding="utf-8").splitlines()[4]
     assert original_command.startswith("    python bench/retrieval_suite.py")
     assert original_command in second
+
+
+def figures_of(score: float, hit: float, n: int) -> dict[str, float]:
+    return {"ndcg": score, "mrr": score, "recall": hit, "hit": hit, "n": n}
+
+
+def test_a_run_with_ranks_merges_into_a_report_read_back(tmp_path: Path) -> None:
+    """A later run's dwarves `search` rows carry per-query ranks; its queries come with it."""
+    run = {
+        "splits": ["tune", "report"],
+        "corpora": {
+            "dwarves": {
+                "notes": "885 notes, wikilinked vault",
+                "split_rule": "odd-numbered judged queries tune, even-numbered report",
+                "queries": [
+                    {"qid": "q1", "kind": "question", "split": "tune", "text": "how do I link notes"},
+                    {"qid": "q2", "kind": "question", "split": "report", "text": "what is a vault"},
+                    {"qid": "q3", "kind": "question", "split": "report", "text": "where are tags kept"},
+                ],
+                "runs": {
+                    "-": {
+                        "search": {
+                            "tune": {**figures_of(0.5, 1.0, 1), "_ranks": {"q1": ["a"]}},
+                            "report": {**figures_of(0.4, 0.5, 2), "_ranks": {"q2": ["b"], "q3": []}},
+                        }
+                    }
+                },
+            }
+        },
+    }
+    (tmp_path / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    cmd = [sys.executable, str(ROOT / "bench" / "retrieval_suite.py"), "--cache", str(tmp_path / "cache")]
+    out = tmp_path / "merged.md"
+    subprocess.run([*cmd, "--from-json", str(REPORT), str(tmp_path / "run.json"), "--write", str(out)], check=True,
+                   capture_output=True)  # fmt: skip
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert "| dwarves | - | search | 0.400 | 0.400 | 0.500 | 0.50 | 2 |" in lines
+    assert "* **missed**: dwarves: search answers >= 95% of questions (50.0%)" in lines
