@@ -125,6 +125,14 @@ class Store:
                 self._opened.append(conn)
         return conn
 
+    @property
+    def scratch(self) -> dict[str, Any]:
+        """This thread's memo of derived query state, beside its connection (gone with `close`)."""
+        memo: dict[str, Any] | None = getattr(self._local, "scratch", None)
+        if memo is None:
+            memo = self._local.scratch = {}
+        return memo
+
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=60.0, isolation_level=None, check_same_thread=False)
         conn.row_factory = sqlite3.Row
