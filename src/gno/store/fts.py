@@ -1,14 +1,16 @@
 """BM25 over the document-level FTS5 table, with every filter applied inside the query.
 
 Filters (collection, tags, memory scopes, "current facts only") are SQL conditions evaluated
-together with MATCH, never a post-filter over a bounded window: a rare scope behind a busy one
+together with MATCH, never a post-filter that could come up short: a rare scope behind a busy one
 still gets its full top-k. Column weights filepath/title/body = 1.5/4.0/1.0.
 
-Every query joins ``documents_fts CROSS JOIN documents``: SQLite never reorders a CROSS JOIN, so
-the full-text index always drives and each match costs one primary-key lookup. Left to itself the
-planner sometimes starts from ``documents`` (a collection or tag condition looks selective) and
-probes the FTS index once per document: measured 3-83 s instead of 0.1 ms for a common word on a
-38k-document index.
+A query the join must answer (tags, scopes, facts, document ids) joins ``documents_fts CROSS JOIN
+documents``: SQLite never reorders a CROSS JOIN, so the full-text index always drives and each
+match costs one primary-key lookup. Left to itself the planner sometimes starts from
+``documents`` (a collection or tag condition looks selective) and probes the FTS index once per
+document: measured 3-83 s instead of 0.1 ms for a common word on a 38k-document index. A query
+with no filter or only collections first ranks a window of the full-text index and looks up only
+that window (`_window_top`); when the window cannot prove its answer, the join runs.
 """
 
 from __future__ import annotations
