@@ -85,81 +85,81 @@ def filter_sql(f: DocFilter, alias: str = "d") -> tuple[str, list[Any]]:
 
 def bm25_search(store: Store, expr: str, f: DocFilter, limit: int) -> list[BM25Hit]:
     """Top `limit` active documents for an FTS5 expression (already validated/quoted)."""
-    colls = _window_collections(f)
-    if limit > 0 and colls is not None:
-        top = _window_top(store, expr, limit, colls)
+    where, params = filter_sql(f)
+    if limit > 0 and _window_may_answer(f):
+        top = _window_top(store, expr, limit, tuple(f.collections), where, params)
         if top is not None:
             return top
-    where, params = filter_sql(f)
     sql = (
         "SELECT d.id, -bm25(documents_fts, ?, ?, ?) AS raw FROM documents_fts "
         "CROSS JOIN documents d ON d.id = documents_fts.rowid "
         f"WHERE documents_fts MATCH ? AND d.active = 1{where} ORDER BY raw DESC, d.collection, d.rel_path LIMIT ?"
     )
-    try:
-        rows = store.conn.execute(sql, (*BM25_WEIGHTS, expr, *params, limit)).fetchall()
-    except sqlite3.DatabaseError as exc:  # a bad expression, or a damaged full-text index
-        raise FtsQueryError(str(exc)) from exc
+    rows = _rows(store, sql, (*BM25_WEIGHTS, expr, *params, limit))
     return [BM25Hit(int(r[0]), float(r[1])) for r in rows]
 
 
-def _window_collections(f: DocFilter) -> tuple[str, ...] | None:
-    """The collections a window may rank for (empty: every one), or None when only the join can filter."""
-    if f.tags_any or f.tags_all or f.memory_scopes or f.current_facts_only or f.doc_ids is not None:
-        return None
-    return tuple(f.collections)
+def _window_may_answer(f: DocFilter) -> bool:
+    """No filter, or only collections: the conditions a window's rows can be tested against."""
+    return not (f.tags_any or f.tags_all or f.memory_scopes or f.current_facts_only or f.doc_ids is not None)
 
 
-def _window_sql(collections: int, *, bounded: bool) -> str:
-    """Rows of the full-text index by score alone, each with whether the filter keeps its document.
+def _window_sql(where: str, *, bounded: bool) -> str:
+    """Rows of the full-text index by score alone, each with whether the filter `where` keeps its document.
 
     `bounded`: every row scoring at least a bound (tested before the document is looked up);
-    otherwise the top rows up to a limit. The keep test's parameters come first, then the weights,
+    otherwise the top rows up to a limit. The filter's parameters come first, then the weights,
     the expression and the limit or bound.
     """
-    keep = "d.active = 1" + (f" AND d.collection IN ({','.join('?' * collections)})" if collections else "")
     rank = "" if bounded else " ORDER BY raw DESC LIMIT ?"
     return (
-        f"SELECT t.raw, {keep} AS kept, t.id FROM (SELECT rowid AS id, -bm25(documents_fts, ?, ?, ?) AS raw "
-        f"FROM documents_fts WHERE documents_fts MATCH ?{rank}) t LEFT JOIN documents d ON d.id = t.id"
+        f"SELECT t.raw, d.active = 1{where} AS kept, t.id FROM (SELECT rowid AS id, -bm25(documents_fts, ?, ?, ?) "
+        f"AS raw FROM documents_fts WHERE documents_fts MATCH ?{rank}) t LEFT JOIN documents d ON d.id = t.id"
         f"{' WHERE t.raw >= ?' if bounded else ''} ORDER BY t.raw DESC, d.collection, d.rel_path"
     )
 
 
-def _window_top(store: Store, expr: str, limit: int, collections: tuple[str, ...]) -> list[BM25Hit] | None:
+def _window_top(
+    store: Store, expr: str, limit: int, collections: tuple[str, ...], where: str, params: list[Any]
+) -> list[BM25Hit] | None:
     """The join's top `limit`, ranked on the full-text index alone; None when only the join can tell.
 
     A common word matches most of the index, and the join's primary-key lookup per match costs about
     half as much again as the ranking (a 38k-page index: 21 ms against 15 ms for "https"). When the
     join only drops inactive rows or other collections and breaks ties by collection and path, rank
-    a window by score, then look up just that window. It is the answer when it holds every match or
-    when its `limit`-th kept hit scores above its last row (nothing outside can tie or beat it).
-    When the window ends inside a tie (many pages with the same text), every row scoring at least
-    the `limit`-th hit is fetched: that pass costs no more than the join, so a tie pays for the
-    window once more (1 ms on 167 identical pages). A collection holding too few of the matches
-    leaves the window short: the join runs, and this thread skips the window for that collection
-    until the index changes.
+    a window by score, then look up just that window, testing each row with the join's own
+    condition (`where`, `params`: `filter_sql` of the collections). It is the answer when it holds
+    every match or when its `limit`-th kept hit scores above its last row (nothing outside can tie
+    or beat it). When the window ends inside a tie (many pages with the same text), every row
+    scoring at least the `limit`-th hit is fetched: that pass costs no more than the join, so a tie
+    pays for the window once more (1 ms on 167 identical pages). A collection holding too few of
+    the matches leaves the window short: the join runs, and this thread skips the window for that
+    collection until the index changes.
     """
-    conn = store.conn
-    misses: dict[tuple[str, ...], tuple[int, int]] = store.scratch.setdefault("bm25_window_misses", {})
-    stamp = (int(conn.execute("PRAGMA data_version").fetchone()[0]), conn.total_changes) if collections else (0, 0)
-    if collections and misses.get(collections) == stamp:
-        return None
+    misses: dict[tuple[str, ...], tuple[int, int]] | None = None
+    stamp = (0, 0)
+    if collections:
+        conn = store.conn
+        misses = store.scratch.setdefault("bm25_window_misses", {})
+        stamp = (int(conn.execute("PRAGMA data_version").fetchone()[0]), conn.total_changes)
+        if misses.get(collections) == stamp:
+            return None
     window = (4 if collections else 2) * limit + 8
-    rows = _rows(store, _window_sql(len(collections), bounded=False), (*collections, *BM25_WEIGHTS, expr, window))
+    rows = _rows(store, _window_sql(where, bounded=False), (*params, *BM25_WEIGHTS, expr, window))
     hits = [BM25Hit(int(r[2]), float(r[0])) for r in rows if r[1] == 1]
     if len(rows) < window or (len(hits) >= limit and hits[limit - 1].raw > float(rows[-1][0])):
         return hits[:limit]
     if len(hits) < limit:  # inactive rows or other collections fill the window
-        if collections:
+        if misses is not None:
             misses[collections] = stamp
         return None
     bound = hits[limit - 1].raw
-    tied = _rows(store, _window_sql(len(collections), bounded=True), (*collections, *BM25_WEIGHTS, expr, bound))
+    tied = _rows(store, _window_sql(where, bounded=True), (*params, *BM25_WEIGHTS, expr, bound))
     return [BM25Hit(int(r[2]), float(r[0])) for r in tied if r[1] == 1][:limit]
 
 
 def _rows(store: Store, sql: str, params: tuple[Any, ...]) -> list[Any]:
+    """Every row of a full-text query; FTS5's own errors become `FtsQueryError`."""
     try:
         return store.conn.execute(sql, params).fetchall()
     except sqlite3.DatabaseError as exc:  # a bad expression, or a damaged full-text index
@@ -173,10 +173,7 @@ def count_matches(store: Store, expr: str, f: DocFilter, cap: int = 1000) -> int
         "SELECT COUNT(*) FROM (SELECT 1 FROM documents_fts CROSS JOIN documents d ON d.id = documents_fts.rowid "
         f"WHERE documents_fts MATCH ? AND d.active = 1{where} LIMIT ?)"
     )
-    try:
-        return int(store.conn.execute(sql, (expr, *params, cap)).fetchone()[0])
-    except sqlite3.DatabaseError as exc:  # a bad expression, or a damaged full-text index
-        raise FtsQueryError(str(exc)) from exc
+    return int(_rows(store, sql, (expr, *params, cap))[0][0])
 
 
 #: the fix for a damaged index: it is derived from the files, so it can always be rebuilt
