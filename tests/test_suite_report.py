@@ -16,9 +16,9 @@ ROOT = Path(__file__).resolve().parents[1]
 REPORT = ROOT / "docs" / "benchmarks.md"
 
 
-def regenerate(source: Path, out: Path, tmp: Path) -> list[str]:
+def regenerate(sources: list[Path], out: Path, tmp: Path) -> list[str]:
     cmd = [sys.executable, str(ROOT / "bench" / "retrieval_suite.py"), "--cache", str(tmp / "cache")]
-    subprocess.run([*cmd, "--from-json", str(source), "--write", str(out)], check=True, capture_output=True)
+    subprocess.run([*cmd, "--from-json", *map(str, sources), "--write", str(out)], check=True, capture_output=True)
     return out.read_text(encoding="utf-8").splitlines()
 
 
@@ -31,7 +31,7 @@ def figures(lines: list[str]) -> list[str]:
 
 def test_the_published_report_reads_back_row_for_row(tmp_path: Path) -> None:
     published = REPORT.read_text(encoding="utf-8").splitlines()
-    again = regenerate(REPORT, tmp_path / "again.md", tmp_path)
+    again = regenerate([REPORT], tmp_path / "again.md", tmp_path)
     rows = [x for x in figures(published) if x.startswith("| ")]
     assert len(rows) > 200
     assert any(x.startswith("* **missed**") for x in figures(published))
@@ -39,8 +39,8 @@ def test_the_published_report_reads_back_row_for_row(tmp_path: Path) -> None:
 
 
 def test_a_second_round_trip_keeps_the_report_and_its_provenance(tmp_path: Path) -> None:
-    first = regenerate(REPORT, tmp_path / "first.md", tmp_path)
-    second = regenerate(tmp_path / "first.md", tmp_path / "second.md", tmp_path)
+    first = regenerate([REPORT], tmp_path / "first.md", tmp_path)
+    second = regenerate([tmp_path / "first.md"], tmp_path / "second.md", tmp_path)
     assert figures(second) == figures(first)
     # the earlier report's own command is carried along, not lost
     original_command = REPORT.read_text(encoding="utf-8").splitlines()[4]
@@ -79,11 +79,7 @@ def test_a_run_with_ranks_merges_into_a_report_read_back(tmp_path: Path) -> None
         },
     }
     (tmp_path / "run.json").write_text(json.dumps(run), encoding="utf-8")
-    cmd = [sys.executable, str(ROOT / "bench" / "retrieval_suite.py"), "--cache", str(tmp_path / "cache")]
-    out = tmp_path / "merged.md"
-    subprocess.run([*cmd, "--from-json", str(REPORT), str(tmp_path / "run.json"), "--write", str(out)], check=True,
-                   capture_output=True)  # fmt: skip
-    lines = out.read_text(encoding="utf-8").splitlines()
+    lines = regenerate([REPORT, tmp_path / "run.json"], tmp_path / "merged.md", tmp_path)
     assert "| dwarves | - | search | 0.400 | 0.400 | 0.500 | 0.50 | 2 |" in lines
     assert "* **missed**: dwarves: search answers >= 95% of questions (50.0%)" in lines
     assert "* met: nfcorpus/minilm: query >= 1.10 x bm25 (1.320 x)" in lines  # 0.330 / 0.250
