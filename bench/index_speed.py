@@ -29,7 +29,8 @@ Usage::
         [--qmd "bun /path/to/qmd.js"] [--qmd-home DIR] [--src PATH] [--json]
 
 ``--src`` runs the same measurements against another checkout's ``src`` (e.g. main before a
-change) for before/after figures.
+change) for before/after figures. ``--fresh-against OTHER/src --rounds 5`` measures only the fresh
+index, this checkout and the other interleaved round by round, and prints the ratio of medians.
 """
 
 from __future__ import annotations
@@ -501,6 +502,45 @@ def print_table(r: dict[str, Any]) -> None:
         print(f"{a:<{w0}}  {b:<{w1}}  {c}")
 
 
+def fresh_against(args: argparse.Namespace) -> dict[str, Any]:
+    """Fresh index of this checkout and of `--fresh-against`'s sources, interleaved round by round
+    (the order alternates, each run a new home and a child process): medians and their ratio."""
+    from cold_start import ensure_compiled
+
+    srcs = {"this": (args.src or ROOT / "src").resolve(), "other": args.fresh_against.resolve()}
+    work = Path(tempfile.mkdtemp(prefix="gno-bench-"))
+    runs: dict[str, list[tuple[float, float]]] = {k: [] for k in srcs}
+    try:
+        for src in srcs.values():
+            ensure_compiled(src / "gno")
+        corpus = unpack(args.datasets, args.corpus_dir or work)
+        for r in range(args.rounds):
+            for name in list(srcs) if r % 2 == 0 else list(srcs)[::-1]:
+                home = work / f"home-{name}-{r}"
+                proc = subprocess.run(
+                    [sys.executable, str(Path(__file__).resolve()), "--child-sync", str(home), str(corpus)],
+                    capture_output=True, text=True, env=gno_env(home, srcs[name]), check=False,
+                )
+                if proc.returncode != 0:
+                    raise SystemExit(f"fresh index failed ({name}):\n{proc.stderr}")
+                child = json.loads(proc.stdout.strip().splitlines()[-1])
+                runs[name].append((child["seconds"], child["cpu"]))
+                shutil.rmtree(home, ignore_errors=True)
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+    med = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for k, v in runs.items()}
+    return {
+        "sources": {k: str(v) for k, v in srcs.items()},
+        "rounds": args.rounds,
+        "runs": runs,
+        "median_wall_s": {k: round(v[0], 2) for k, v in med.items()},
+        "median_cpu_s": {k: round(v[1], 2) for k, v in med.items()},
+        "ratio_wall": round(med["this"][0] / med["other"][0], 3),
+        "ratio_cpu": round(med["this"][1] / med["other"][1], 3),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--child-sync"]:
@@ -519,7 +559,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--keep", action="store_true", help="keep the temp folder (indexes)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument(
+        "--fresh-against", type=Path, default=None, metavar="SRC",
+        help="only the fresh index, interleaved with another checkout's src for --rounds rounds (ratio of medians)",
+    )
     args = ap.parse_args(argv)
+    if args.fresh_against is not None:
+        print(json.dumps(fresh_against(args), indent=2))
+        return 0
     result = run(args)
     result["targets"] = {k: f"{op} {t:g}" for k, (op, t) in TARGETS.items()}
     result["pass"] = verdicts(result)

@@ -380,7 +380,11 @@ class Engine:
         from gno.ingest.sync import Syncer
         from gno.models import SyncCollectionResult
 
-        r = Syncer(self.store, self.projectors()).sync_collection(coll, only=rel_paths)
+        syncer = Syncer(self.store, self.projectors())
+        try:
+            r = syncer.sync_collection(coll, only=rel_paths)
+        finally:
+            syncer.close()
         return SyncCollectionResult.model_validate(r.__dict__)
 
     # -- reads ----------------------------------------------------------------------------
@@ -448,7 +452,14 @@ class Engine:
 
         return confined(self.collection(row.collection).root, row.rel_path, action=action)
 
-    def get(self, ref: str, *, from_line: int | None = None, line_count: int | None = None) -> DocumentResult:
+    def get(
+        self, ref: str, *, from_line: int | None = None, line_count: int | None = None, source: bool = False
+    ) -> DocumentResult:
+        """A document's markdown (for a converted file, its mirror), or a line range of it; with
+        `source`, also the original file's bytes."""
+        import base64
+
+        from gno.ingest.converters import NATIVE_EXTENSIONS, registry
         from gno.models import DocumentResult, ReturnedLines
         from gno.refs import parse_ref
         from gno.store import documents as docs
@@ -469,6 +480,14 @@ class Engine:
             raise ValidationError("-l/--limit must be at least 1")
         end = len(lines) if line_count is None else min(len(lines), start + line_count - 1)
         chunk = lines[start - 1 : end] if start <= len(lines) else []
+        raw = None
+        if source:
+            try:
+                raw = base64.b64encode(self.abs_path(row).read_bytes()).decode("ascii")
+            except OSError as exc:
+                raise NotFoundError(f"{row.uri}: the file cannot be read ({exc.strerror})") from None
+        suffix = row.rel_path[row.rel_path.rfind(".") :].lower() if "." in row.rel_path else ""
+        conv = None if suffix in NATIVE_EXTENSIONS or not suffix else registry().by_ext.get(suffix)
         return DocumentResult(
             docid=row.docid,
             uri=row.uri,
@@ -482,6 +501,8 @@ class Engine:
             total_lines=len(lines),
             returned_lines=ReturnedLines(start=start, end=max(start - 1, start - 1 + len(chunk))),
             content="\n".join(chunk),
+            source_base64=raw,
+            converter=conv.tag() if conv is not None else None,
         )
 
     def multi_get(self, refs: Sequence[str], *, max_bytes: int = 10240) -> MultiGetResult:

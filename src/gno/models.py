@@ -296,6 +296,16 @@ class DocumentResult(GnoModel):
     total_lines: int
     returned_lines: ReturnedLines
     content: str
+    #: the original file, base64 (only when asked with `source`): the PDF behind a converted mirror
+    source_base64: str | None = None
+    #: set when the content is a markdown mirror converted from another format (`id@version+libraries`)
+    converter: str | None = None
+
+    def source_bytes(self) -> bytes:
+        """The original file's bytes (a `get` with `source=True`)."""
+        import base64
+
+        return base64.b64decode(self.source_base64 or "")
 
 
 class RefError(GnoModel):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -98,6 +99,7 @@ def search(
 @click.option("--from", "from_line", type=int, default=None, help="First line to return (1-based).")
 @click.option("-l", "--limit", "line_count", type=int, default=None, help="Number of lines to return.")
 @click.option("--line-numbers", is_flag=True, help="Prefix lines with their line numbers.")
+@click.option("--source", is_flag=True, help="Write the original file's bytes (a PDF's, not its markdown mirror).")
 @json_option
 @click.pass_context
 def get(
@@ -106,15 +108,26 @@ def get(
     from_line: int | None,
     line_count: int | None,
     line_numbers: bool,
+    source: bool,
     as_json: bool,
 ) -> None:
-    """Print a document by #docid, gno://collection/path[:line] or collection/path[:line]."""
+    """Print a document by #docid, gno://collection/path[:line] or collection/path[:line].
+
+    A PDF, Word or other converted file prints as its markdown mirror (what search cites);
+    --source writes the original bytes instead (`gno get --source c/report.pdf > report.pdf`).
+    """
 
     def render(d: DocumentResult) -> None:
+        if source:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(d.source_bytes())
+            sys.stdout.buffer.flush()
+            return
         text = numbered(d.content, d.returned_lines.start) if line_numbers else d.content
         click.echo(text)
 
-    invoke(ctx, as_json, "get", {"ref": ref, "from_line": from_line, "line_count": line_count}, render)
+    fields = {"ref": ref, "from_line": from_line, "line_count": line_count, "source": source}
+    invoke(ctx, as_json, "get", fields, render)
 
 
 @click.command("multi-get")

@@ -61,6 +61,9 @@ class GetRequest(Request):
     )
     from_line: int | None = Field(None, ge=1, description="First line to return (1-based).")
     line_count: int | None = Field(None, ge=1, description="Number of lines to return.")
+    source: bool = Field(
+        False, description="Also return the original file's bytes (base64): the PDF or DOCX behind a converted mirror."
+    )
 
     def run(self, engine: Engine, ctx: CallContext) -> DocumentResult:
         return engine.get(**self.fields())

@@ -27,6 +27,14 @@ class IngestCode(StrEnum):
     FILE_TOO_LARGE = "FILE_TOO_LARGE"
     NOT_A_FILE = "NOT_A_FILE"
     PATH_OUTSIDE_COLLECTION = "PATH_OUTSIDE_COLLECTION"
+    # documents that are not markdown (converted to a markdown mirror)
+    CONVERTER_MISSING = "CONVERTER_MISSING"  # a known format whose converter's extra is not installed
+    ENCRYPTED = "ENCRYPTED"  # password-protected: skipped
+    CONVERT_FAILED = "CONVERT_FAILED"  # corrupt, or the converter crashed: skipped
+    CONVERT_TIMEOUT = "CONVERT_TIMEOUT"  # over the time budget: stopped and skipped
+    CONVERT_TOO_LARGE = "CONVERT_TOO_LARGE"  # over the size or memory budget: skipped
+    CONVERT_TRUNCATED = "CONVERT_TRUNCATED"  # indexed, the mirror cut at the budget
+    NO_TEXT = "NO_TEXT"  # indexed empty (by name): e.g. a scan with no text layer
 
 
 ERRORS = frozenset({IngestCode.READ_FAILED, IngestCode.PARSE_FAILED, IngestCode.COLLECTION_PATH_MISSING})

@@ -19,6 +19,7 @@ The caller holds the write lease; this module does not take it.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -26,6 +27,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from gno.ingest.convert_pool import Converted, ConvertPool
+from gno.ingest.converters import NATIVE_EXTENSIONS, Budget, Converter, registry
 from gno.ingest.markdown import NotText, ParsedDoc, decode_source, normalize_ref, parse_markdown
 from gno.ingest.problems import IngestCode, severity
 from gno.ingest.structure_delta import structure_delta
@@ -80,6 +83,17 @@ def _stem(rel_path: str) -> str:
     return name[:dot] if 0 < dot < len(name) - 1 else name
 
 
+def _ext(rel_path: str) -> str:
+    name = rel_path.rpartition("/")[2]
+    dot = name.rfind(".")
+    return name[dot:].lower() if dot > 0 else ""
+
+
+def _has_text(body: str) -> bool:
+    """Whether a mirror holds anything besides headings (a scanned PDF has only `## Page N`)."""
+    return any(ln.strip() and not ln.startswith("#") for ln in body.split("\n"))
+
+
 class Syncer:
     """Runs one sync over a set of collections against one store."""
 
@@ -91,12 +105,27 @@ class Syncer:
         *,
         commit_files: int = COMMIT_FILES,
         commit_seconds: float = COMMIT_SECONDS,
+        budget: Budget | None = None,
     ) -> None:
         self.store = store
         self.projectors = list(projectors)
         self.progress = progress
         self.commit_files = commit_files
         self.commit_seconds = commit_seconds
+        self.budget = budget or Budget()
+        self._pool: ConvertPool | None = None
+
+    def convert(self, conv: Converter, f: WalkedFile) -> Converted:
+        """The file's markdown mirror from the conversion worker (started on first use)."""
+        if self._pool is None:
+            self._pool = ConvertPool(self.budget)
+        return self._pool.convert(conv, f.abs_path, f.size)
+
+    def close(self) -> None:
+        """Stop the conversion worker, if one was started."""
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
 
     def prepare(
         self, coll: CollectionSpec, f: WalkedFile, text: str, source_hash: str, at: str
@@ -181,6 +210,9 @@ class _CollectionRun:
         self.batch: DocBatch | None = None
         self.replaced: set[str] = set()  # mirror hashes that may have lost their last document
         self.done = 0
+        self.tags_key = f"collection:{coll.name}:converters"
+        self.tags: dict[str, str] | None = None  # extension -> converter tag, when documents were walked
+        self.reconvert: frozenset[str] = frozenset()  # extensions whose converter changed since the last run
 
     # -- problems ------------------------------------------------------------------------
     def problem(self, rel: str, code: IngestCode, message: str) -> None:
@@ -217,11 +249,15 @@ class _CollectionRun:
         res.scanned = len(walk.files)
         todo: list[tuple[WalkedFile, docs.StatRow | None]] = []
         recheck = self.force or self.reproject
+        if walk.documents:
+            self.converter_versions()
+        reconvert = self.reconvert
         for f in walk.files:
             old = rows.pop(f.rel_path, None)
             if old is not None and old.size == f.size and old.mtime_ns == f.mtime_ns and old.active and not recheck:
-                res.unchanged += 1
-                continue
+                if not reconvert or _ext(f.rel_path) not in reconvert:
+                    res.unchanged += 1
+                    continue
             todo.append((f, old))
         todo.sort(key=lambda t: t[0].rel_path)  # one order for ids and the journal, whatever the listing
         missing = [r for rel, r in rows.items() if r.active and not walk.covers_unlisted(rel)]
@@ -231,6 +267,7 @@ class _CollectionRun:
             stale = [rel for rel in self.problems if rel not in keep]
         issues_new = [i for i in walk.issues if self.problems.get(i.rel_path) != (i.code, i.message)]
         meta_due = not self.scoped and self.store.get_meta(self.meta_key) != self.projection
+        meta_due = meta_due or (self.tags is not None and bool(self.reconvert))
         if not (todo or missing or stale or issues_new or meta_due):
             return  # a no-change re-index writes nothing
         self.hashes = docs.source_hashes(self.store, [r.id for r in missing] + [o.id for _, o in todo if o])
@@ -260,6 +297,8 @@ class _CollectionRun:
             self.gc()
             if not self.scoped:
                 self.store.set_meta(self.meta_key, self.projection)
+                if self.tags is not None:
+                    self.store.set_meta(self.tags_key, json.dumps(self.tags, sort_keys=True))
             self.batch.flush()
             conn.execute("COMMIT")
         except BaseException:
@@ -268,6 +307,18 @@ class _CollectionRun:
             raise
         if self.s.progress and todo:
             self.s.progress(self.coll.name, res.scanned, res.scanned)
+
+    def converter_versions(self) -> None:
+        """Which converted formats a new converter (or library) version re-converts in this run."""
+        self.tags = registry().tags()
+        stored = self.store.get_meta(self.tags_key)
+        try:
+            before: dict[str, str] = json.loads(stored) if stored else {}
+        except ValueError:
+            before = {}
+        self.reconvert = frozenset(e for e in self.tags if before.get(e) != self.tags[e])
+        if self.scoped:  # a path-scoped sync converts what it is given; the next full run records
+            self.reconvert = frozenset()
 
     def commit(self) -> None:
         assert self.batch is not None
@@ -294,21 +345,33 @@ class _CollectionRun:
             self.problem(rel, IngestCode.READ_FAILED, str(exc))  # the last good version stays indexed
             return
         h = hashlib.sha256(data).hexdigest()
+        ext = _ext(rel)
+        conv = None if ext in NATIVE_EXTENSIONS else registry().by_ext.get(ext)
         if old is not None and old.active and self.hashes.get(old.id) == h and not self.force:
-            self.batch.touch(old.id, f.size, f.mtime_ns)
-            if self.reproject:  # same bytes, new projection: no journal event
-                parsed = parse_markdown(decode_source(data)[0], fallback_title=_stem(rel))
-                for proj in self.s.projectors:
-                    proj.project(self.store.conn, old.id, self.coll, parsed, make_uri(self.coll.name, rel))
-            self.res.unchanged += 1
-            return
-        try:
-            text, enc_warning = decode_source(data)
-        except NotText as exc:
-            self.problem(rel, IngestCode.NOT_TEXT, str(exc))
-            if old is not None and old.active:
-                self.deactivate(old.id)
-            return
+            if conv is None or ext not in self.reconvert:  # the source hash decides re-conversion
+                self.batch.touch(old.id, f.size, f.mtime_ns)
+                if self.reproject:  # same bytes, new projection: no journal event
+                    parsed = parse_markdown(self.source_text(old.id, data, conv), fallback_title=_stem(rel))
+                    for proj in self.s.projectors:
+                        proj.project(self.store.conn, old.id, self.coll, parsed, make_uri(self.coll.name, rel))
+                self.res.unchanged += 1
+                return
+        note: Converted | None = None
+        enc_warning: str | None = None
+        if conv is not None:
+            note = self.s.convert(conv, f)
+            if note.markdown is None:  # refused: the last good version (if any) stays indexed
+                self.problem(rel, note.code or IngestCode.CONVERT_FAILED, note.message)
+                return
+            text = note.markdown
+        else:
+            try:
+                text, enc_warning = decode_source(data)
+            except NotText as exc:
+                self.problem(rel, IngestCode.NOT_TEXT, str(exc))
+                if old is not None and old.active:
+                    self.deactivate(old.id)
+                return
         target: int | None = None
         if old is not None:
             kind, target = ("update" if old.active else "reactivate"), old.id
@@ -323,7 +386,11 @@ class _CollectionRun:
             self.problem(rel, IngestCode.PARSE_FAILED, str(exc))
             return
         self.write(w, parsed, target, kind)
-        if parsed.frontmatter_error:
+        if note is not None and note.code is not None:
+            self.problem(rel, note.code, note.message)
+        elif note is not None and not _has_text(parsed.body):
+            self.problem(rel, IngestCode.NO_TEXT, "no text to index (a scan or an image-only file?); indexed by name")
+        elif parsed.frontmatter_error:
             self.problem(rel, IngestCode.FRONTMATTER_INVALID, parsed.frontmatter_error)
         elif enc_warning:
             self.problem(rel, IngestCode.ENCODING_FALLBACK, enc_warning)
@@ -356,6 +423,13 @@ class _CollectionRun:
                 p.project(conn, doc_id, self.coll, parsed, w.uri)
         self.batch.change(kind, self.coll.name, doc_id, self.at, previous, w.snapshot(), delta)
 
+    def source_text(self, doc_id: int, data: bytes, conv: Converter | None) -> str:
+        """The text a document was parsed from: its file's, or for a converted file its stored mirror."""
+        if conv is None:
+            return decode_source(data)[0]
+        row = docs.doc_by_id(self.store, doc_id)
+        return (docs.content_of(self.store, row.mirror_hash) or "") if row is not None else ""
+
     def deactivate(self, doc_id: int) -> None:
         assert self.batch is not None
         row = docs.doc_by_id(self.store, doc_id)
@@ -381,6 +455,9 @@ def run_sync(
     """Sync `collections`; with `all_collections`, also retire what the config no longer names."""
     t0 = time.perf_counter()
     syncer = Syncer(store, projectors, progress)
-    results = [syncer.sync_collection(c, force=force) for c in collections]
+    try:
+        results = [syncer.sync_collection(c, force=force) for c in collections]
+    finally:
+        syncer.close()
     left = syncer.finish(all_collections, prune=prune) if all_collections is not None else []
     return results, left, time.perf_counter() - t0

@@ -22,10 +22,11 @@ from stat import S_ISREG
 from typing import Protocol
 
 from gno.confine import real, within
+from gno.ingest.converters import NATIVE_EXTENSIONS, Converter, Registry, registry
 from gno.ingest.problems import IngestCode
 
 MAX_FILE_BYTES = 100 * 1024 * 1024
-DEFAULT_EXTENSIONS = frozenset({".md", ".markdown", ".mdx", ".txt"})
+DEFAULT_EXTENSIONS = NATIVE_EXTENSIONS
 
 
 @dataclass(slots=True)
@@ -51,6 +52,8 @@ class Walk:
     issues: list[WalkIssue] = field(default_factory=list)
     #: folders whose listing failed: documents under them are not known to be gone
     unlisted: list[str] = field(default_factory=list)
+    #: files admitted in a converted format (none: the sync never looks up a converter)
+    documents: int = 0
 
     def covers_unlisted(self, rel_path: str) -> bool:
         return any(rel_path.startswith(prefix) for prefix in self.unlisted)
@@ -123,36 +126,101 @@ class CollectionSpec(Protocol):
 
 
 class Matcher:
-    """Decides membership of one relative path in a collection."""
+    """Decides membership of one relative path in a collection.
+
+    Formats that are converted to markdown (`gno.ingest.converters`) join the default include list
+    when their converter is installed; the collection's pattern scopes them as it scopes markdown
+    (its `.md` suffix stands for any converted extension: `notes/**/*.md` admits `notes/**/*.pdf`).
+    A file of a known format whose converter is not installed is noted in `missing` (reported by
+    the walk). The converters are looked up only when a name is not markdown.
+    """
 
     def __init__(self, coll: CollectionSpec) -> None:
+        self.pattern_src = coll.pattern
         self.pattern = compile_glob(coll.pattern)
         # `**/*.md` (the default) and the like: a suffix test instead of a regex per file
         tail = coll.pattern[4:] if coll.pattern.startswith("**/*") else None
         self.suffix = tail if tail is not None and not any(ch in tail for ch in "*?[]{}/") else None
-        self.extensions = frozenset(e.lower() for e in coll.include) or DEFAULT_EXTENSIONS
+        self.include = frozenset(e.lower() for e in coll.include)
+        self.extensions = self.include or DEFAULT_EXTENSIONS
         self.exclude_names = frozenset(e for e in coll.exclude if not _is_glob(e))
         self.exclude_globs = [compile_glob(e) for e in coll.exclude if _is_glob(e)]
         # when the suffix is itself an admitted extension, it settles membership on its own
         sfx = self.suffix or ""
         quick = sfx.count(".") == 1 and sfx.startswith(".") and sfx.lower() in self.extensions
         self.quick = sfx if quick and not self.exclude_globs else None
+        self.missing: list[tuple[str, Converter]] = []  # files whose converter's extra is not installed
+        self.documents = 0  # files admitted in a converted format
+        self._registry: Registry | None = None
+        self._doc_patterns: dict[str, re.Pattern[str]] = {}
 
     def prune_dir(self, name: str) -> bool:
         return name.startswith(".") or name in self.exclude_names
+
+    def registry(self) -> Registry:
+        if self._registry is None:
+            self._registry = registry()
+        return self._registry
+
+    def _doc_pattern(self, ext: str) -> re.Pattern[str]:
+        pat = self._doc_patterns.get(ext)
+        if pat is None:
+            src = self.pattern_src
+            pat = compile_glob(src[:-3] + ext) if src.endswith(".md") else self.pattern
+            self._doc_patterns[ext] = pat
+        return pat
+
+    def _document(self, rel: str, name: str, ext: str) -> bool:
+        """Membership of a file in a converted format (the default include list only)."""
+        if ext in NATIVE_EXTENSIONS or self.include or name[0] == "." or name in self.exclude_names:
+            return False
+        reg = self.registry()
+        conv = reg.by_ext.get(ext)
+        missing = reg.missing.get(ext) if conv is None else None
+        if conv is None and missing is None:  # an image, an archive: not a format gno knows
+            return False
+        if self.exclude_globs and any(g.match(rel) for g in self.exclude_globs):
+            return False
+        if self._doc_pattern(ext).match(rel) is None:
+            return False
+        if missing is not None:
+            self.missing.append((rel, missing))
+            return False
+        self.documents += 1
+        return True
+
+    def _listed(self, rel: str, ext: str) -> bool:
+        """A format named in `include`: scoped by the pattern like markdown."""
+        if self._doc_pattern(ext).match(rel) is None:
+            return False
+        self.documents += 1
+        return True
 
     def matches_name(self, rel: str, name: str) -> bool:
         """Membership of a file whose folders were already admitted by `prune_dir`."""
         if self.quick is not None:
             q = self.quick
-            return name.endswith(q) and len(name) > len(q) and name[0] != "." and name not in self.exclude_names
+            if name.endswith(q) and len(name) > len(q) and name[0] != ".":
+                return name not in self.exclude_names
+            dot = name.rfind(".")
+            if dot <= 0:
+                return False
+            ext = name[dot:].lower()
+            if ext in self.include and ext not in NATIVE_EXTENSIONS and name not in self.exclude_names:
+                return self._listed(rel, ext)
+            return self._document(rel, name, ext)
         if name.startswith(".") or name in self.exclude_names:
             return False
         dot = name.rfind(".")
-        if dot <= 0 or name[dot:].lower() not in self.extensions:
+        if dot <= 0:
             return False
+        ext = name[dot:].lower()
+        if ext not in self.extensions:
+            return self._document(rel, name, ext)
         if self.exclude_globs and any(g.match(rel) for g in self.exclude_globs):
             return False
+        if ext not in NATIVE_EXTENSIONS:
+            return self._listed(rel, ext)
         if self.suffix is not None:
             return name.endswith(self.suffix)
         return self.pattern.match(rel) is not None
@@ -162,6 +230,16 @@ class Matcher:
         if any(self.prune_dir(p) for p in parts[:-1]):
             return False
         return self.matches_name(rel, parts[-1])
+
+    def missing_issues(self) -> list[WalkIssue]:
+        """CONVERTER_MISSING for each file of a known format whose converter is not installed."""
+        out = []
+        for rel, conv in self.missing:
+            what = conv.label or conv.id
+            message = f"{what}: its converter is not installed; run `{conv.install_hint()}` to index it"
+            out.append(WalkIssue(rel, IngestCode.CONVERTER_MISSING, message))
+        self.missing.clear()
+        return out
 
 
 def is_inside(real_root: str, path: str) -> bool:
@@ -252,6 +330,9 @@ def walk_collection(coll: CollectionSpec) -> Walk:
                 if f is not None:
                     files.append(f)
         stack.extend(subdirs)
+    if matcher.missing:
+        walk.issues.extend(matcher.missing_issues())
+    walk.documents = matcher.documents
     return walk
 
 
@@ -277,6 +358,8 @@ def stat_paths(coll: CollectionSpec, rel_paths: Iterable[str]) -> Walk:
         f = _admit(rel, path, st, walk)
         if f is not None:
             walk.files.append(f)
+    walk.issues.extend(matcher.missing_issues())
+    walk.documents = matcher.documents
     return walk
 
 
