@@ -30,10 +30,17 @@ Corpora (each with a tune part, used to choose defaults, and a report part, used
 * ``tldr``: the 7.4k English tldr pages, unpacked from the tarball at bench time; known item: a
   page's description line (first ``>`` line) is the query, removed from the indexed copy; the page
   is grade 2, the same command on another platform grade 1. Pages whose number is even tune, odd
-  report (a fixed sample of ``--tldr-queries``).
+  report (a fixed sample of ``--tldr-queries``);
+* ``silverbullet``: the SilverBullet user manual (225 pages, wikilinked, long settings and syntax
+  reference pages), with the how-to questions of ``bench/queries/silverbullet.jsonl``: written as a
+  new user would type them (paraphrased, no title words copied) before any ranking was looked at,
+  graded by reading the pages. Odd-numbered questions tune, even-numbered ones report. Besides
+  nDCG, the share of questions whose right note (a grade-2 page) is in the top 3 is reported.
 
-``--ask`` also runs ``ask --verify`` on the 40 question/answer pairs of
-``bench/queries/dwarves_ask.jsonl`` and reports released-correct, released-wrong and abstained.
+``--ask`` also runs ``ask --verify`` on the question/answer pairs of
+``bench/queries/dwarves_ask.jsonl`` (dwarves) and ``bench/queries/silverbullet_ask.jsonl``
+(silverbullet; short factual questions, some not answerable from the manual: a pair with no answers
+must be abstained on) and reports released-correct, released-wrong and abstained.
 
 Usage::
 
@@ -75,7 +82,8 @@ DEFAULT_DATASETS = next(
 QUERIES = ROOT / "bench" / "queries"
 MODES = ("fts-or", "search", "bm25", "vsearch", "fast", "no-graph", "query")
 LEXICAL_MODES = ("fts-or", "search", "bm25")
-CORPORA = ("dwarves", "nfcorpus", "locomo", "tldr")
+CORPORA = ("dwarves", "nfcorpus", "locomo", "tldr", "silverbullet")
+TOP = 3  # the how-to figure: the right note among the first TOP results
 K = 10
 
 
@@ -122,6 +130,18 @@ def corpus_dwarves(datasets: Path, work: Path) -> Corpus:
             n = int(re.sub(r"\D", "", q["id"]))
             queries.append(Query(q["id"], q["query"], "tune" if n % 2 else "report", q["judgments"], q["kind"]))
     return Corpus("dwarves", src, ["brain"], queries, f"{sum(1 for _ in src.rglob('*.md'))} notes, wikilinked vault")
+
+
+def corpus_silverbullet(datasets: Path, work: Path) -> Corpus:
+    src = datasets / "silverbullet-docs" / "docs"
+    queries = []
+    for line in (QUERIES / "silverbullet.jsonl").read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            q = json.loads(line)
+            n = int(re.sub(r"\D", "", q["id"]))
+            queries.append(Query(q["id"], q["query"], "tune" if n % 2 else "report", q["judgments"], q["kind"]))
+    notes = f"{sum(1 for _ in src.rglob('*.md'))} pages, wikilinked how-to manual"
+    return Corpus("silverbullet", src, ["manual"], queries, notes)
 
 
 def corpus_nfcorpus(datasets: Path, work: Path) -> Corpus:
@@ -439,10 +459,16 @@ def _norm(s: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"[^\w%+.:/-]+|(?<!\w)_+|_+(?!\w)", " ", s.lower())).strip()
 
 
-def run_ask(engine: Any) -> dict[str, Any]:
+#: the corpora with question/answer pairs, the file of each, and the key of its figures in a result
+ASK_PAIRS = {"dwarves": ("dwarves_ask.jsonl", "ask"), "silverbullet": ("silverbullet_ask.jsonl", "ask_silverbullet")}
+
+
+def run_ask(engine: Any, pairs_file: str = "dwarves_ask.jsonl") -> dict[str, Any]:
+    """``ask --verify`` on each pair. A pair without answers is not answerable from the corpus: any
+    answer released for it is wrong, and abstaining is right."""
     from gno.errors import GnoError
 
-    pairs = [json.loads(x) for x in (QUERIES / "dwarves_ask.jsonl").read_text(encoding="utf-8").splitlines() if x]
+    pairs = [json.loads(x) for x in (QUERIES / pairs_file).read_text(encoding="utf-8").splitlines() if x]
     rows = []
     for p in pairs:
         try:
@@ -453,7 +479,8 @@ def run_ask(engine: Any) -> dict[str, Any]:
         released = status == "verified"
         ok = released and any(re.search(rf"(?<!\w){re.escape(_norm(a))}(?!\w)", _norm(answer)) for a in p["answers"])
         key = "abstained" if not released else "released_correct" if ok else "released_wrong"
-        rows.append({"id": p["id"], "status": status, "verdict": key, "answer": answer[:200]})
+        rows.append({"id": p["id"], "status": status, "verdict": key, "answer": answer[:200],
+                     "answerable": bool(p["answers"])})
     return {**_ask_counts(rows), "halves": {h: _ask_counts([r for r in rows if _ask_half(r["id"]) == h])
                                             for h in ("tune", "report")}, "rows": rows}
 
@@ -466,11 +493,14 @@ def _ask_half(pair_id: str) -> str:
 def _ask_counts(rows: list[dict[str, Any]]) -> dict[str, Any]:
     counts = {k: sum(1 for r in rows if r["verdict"] == k) for k in ("released_correct", "released_wrong", "abstained")}
     released = counts["released_correct"] + counts["released_wrong"]
+    answerable = sum(1 for r in rows if r.get("answerable", True))
     return {
         **counts,
         "pairs": len(rows),
+        "answerable": answerable,
         "released": released,
         "wrong_share_of_released": round(counts["released_wrong"] / released, 4) if released else 0.0,
+        "correct_share_of_answerable": round(counts["released_correct"] / answerable, 4) if answerable else 0.0,
     }
 
 
@@ -509,6 +539,14 @@ def checks(results: dict[str, Any], split: str) -> list[tuple[str, bool, str]]:
                 out.append((f"{cname}/{emb}: query >= bm25 leg", q >= bm - 1e-9, f"{q:.3f} vs {bm:.3f}"))
             if fast is not None:
                 out.append((f"{cname}/{emb}: query >= fast - 0.01", q >= fast - 0.01, f"{q:.3f} vs {fast:.3f}"))
+            vs = modes.get("vsearch", {}).get(split, {}).get("ndcg")
+            if vs is not None and bm is not None:
+                leg = max(vs, bm)
+                out.append((f"{cname}/{emb}: query >= max(vsearch, bm25 leg) - 0.005", q >= leg - 0.005 - 1e-9,
+                            f"{q:.3f} vs {leg:.3f}"))
+            if cname == "silverbullet" and (share := top_share(c, modes["query"][split], split)) is not None:
+                out.append((f"silverbullet/{emb}: query right note in top {TOP} >= 90%", share >= 0.9 - 1e-9,
+                            f"{share:.1%}"))
             if cname == "dwarves":
                 out.append((f"dwarves/{emb}: query nDCG@10 >= 0.85", q >= 0.85, f"{q:.3f}"))
                 others = {m: v[split]["ndcg"] for m, v in {**lex, **modes}.items() if split in v and m != "query"}
@@ -530,7 +568,29 @@ def checks(results: dict[str, Any], split: str) -> list[tuple[str, bool, str]]:
             else:  # read back from an earlier report, which prints the share, not the ranks
                 share = run["question_hit"]
             out.append(("dwarves: search answers >= 95% of questions", share >= 0.95, f"{share:.1%}"))
+        if cname == "silverbullet" and "search" in lex and split in lex["search"]:
+            share = top_share(c, lex["search"][split], split)
+            if share is not None:
+                out.append((f"silverbullet: search right note in top {TOP} >= 80%", share >= 0.8 - 1e-9,
+                            f"{share:.1%}"))
     return out
+
+
+def top_share(corpus: dict[str, Any], run: dict[str, Any], split: str) -> float | None:
+    """Share of the how-to questions whose right note (a page of the question's highest grade) is among
+    the first TOP results; a run read back from a report brings the share it printed (``top_share``)."""
+    if "_ranks" not in run:
+        return run.get("top_share")
+    grades = corpus.get("grades", {})
+    qs = [q for q in corpus["queries"] if q["kind"] == "question" and (split == "all" or q["split"] == split)]
+    if not qs or not grades:
+        return None
+    hits = 0
+    for q in qs:
+        g = grades[q["qid"]]
+        best = {d for d, v in g.items() if v == max(g.values())}
+        hits += any(d in best for d in run["_ranks"].get(q["qid"], [])[:TOP])
+    return hits / len(qs)
 
 
 #: everything after this line in an existing report is hand-written (measurements the suite does not make,
@@ -585,21 +645,31 @@ def write_markdown(results: dict[str, Any], path: Path, command: str, runs_note:
             for emb, e in per.items():
                 rate = e["chunks_per_s"] if e["embedded_now"] else "cached"
                 lines.append(f"| {cname} | {emb} | {e['chunks']} | {rate} |")
-    if "ask" in results:
-        a = results["ask"]
-        lines += [
-            "",
-            "## ask --verify on 40 dwarves-brain question/answer pairs",
-            "",
-            f"released-correct {a['released_correct']}, released-wrong {a['released_wrong']}, "
-            f"abstained {a['abstained']} (wrong = {a['wrong_share_of_released']:.1%} of released).",
-        ]
-        for half, h in a.get("halves", {}).items():
-            lines.append(f"- {half} half ({'odd' if half == 'tune' else 'even'} ids): released-correct "
-                         f"{h['released_correct']}, released-wrong {h['released_wrong']}, abstained {h['abstained']}.")
+    for cname, (_, key) in ASK_PAIRS.items():
+        if key in results:
+            lines += ask_lines(cname, results[key])
     if tail:
         lines += ["", tail]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+#: how a report names each corpus's question/answer pairs (read back by bench/suite_markdown.py)
+ASK_TITLES = {"dwarves": "dwarves-brain", "silverbullet": "silverbullet-docs"}
+
+
+def ask_lines(cname: str, a: dict[str, Any]) -> list[str]:
+    """The report's section for one corpus's ``ask --verify`` figures."""
+    unanswerable = a["pairs"] - a.get("answerable", a["pairs"])
+    title = f"## ask --verify on {a['pairs']} {ASK_TITLES[cname]} question/answer pairs"
+    out = ["", title + (f" ({unanswerable} not answerable from it)" if unanswerable else ""), ""]
+    share = f"; correct = {a['correct_share_of_answerable']:.1%} of {a['answerable']} answerable"
+    share = share if unanswerable else ""
+    out.append(f"released-correct {a['released_correct']}, released-wrong {a['released_wrong']}, "
+               f"abstained {a['abstained']} (wrong = {a['wrong_share_of_released']:.1%} of released{share}).")
+    for half, h in a.get("halves", {}).items():
+        out.append(f"- {half} half ({'odd' if half == 'tune' else 'even'} ids): released-correct "
+                   f"{h['released_correct']}, released-wrong {h['released_wrong']}, abstained {h['abstained']}.")
+    return out
 
 
 SPLIT_RULES = {
@@ -607,6 +677,7 @@ SPLIT_RULES = {
     "nfcorpus": "dev title queries tune (judged documents in the test collection), test title queries report",
     "locomo": "conversations 1-5 tune, 6-10 report",
     "tldr": "even-numbered sampled pages tune, odd-numbered report",
+    "silverbullet": "odd-numbered how-to questions tune, even-numbered report",
 }
 
 
@@ -658,9 +729,8 @@ def main(argv: list[str] | None = None) -> int:
         if cname == "tldr":
             corpus = corpus_tldr(args.datasets, work, args.tldr_queries)
         else:
-            corpus = {"dwarves": corpus_dwarves, "nfcorpus": corpus_nfcorpus, "locomo": corpus_locomo}[cname](
-                args.datasets, work
-            )
+            corpus = {"dwarves": corpus_dwarves, "nfcorpus": corpus_nfcorpus, "locomo": corpus_locomo,
+                      "silverbullet": corpus_silverbullet}[cname](args.datasets, work)
         if cname == "locomo" and args.locomo_every > 1:
             corpus.queries = corpus.queries[:: args.locomo_every]
         log(f"{cname}: {corpus.notes}; {len(corpus.queries)} queries")
@@ -701,12 +771,14 @@ def main(argv: list[str] | None = None) -> int:
             "notes": corpus.notes,
             "split_rule": SPLIT_RULES[cname],
             "queries": [{"qid": q.qid, "kind": q.kind, "split": q.split, "text": q.text} for q in corpus.queries],
+            **({"grades": {q.qid: q.grades for q in corpus.queries}} if cname == "silverbullet" else {}),
             "runs": runs,
         }
-        if cname == "dwarves" and args.ask:
+        if cname in ASK_PAIRS and args.ask:
             set_embedder(engine, embedders[0] if embedders else "minilm")
-            results["ask"] = run_ask(engine)
-            log(f"  ask: {({k: v for k, v in results['ask'].items() if k != 'rows'})}")
+            pairs_file, key = ASK_PAIRS[cname]
+            results[key] = run_ask(engine, pairs_file)
+            log(f"  ask {cname}: {({k: v for k, v in results[key].items() if k != 'rows'})}")
         engine.close()
     return report(results, args, argv)
 
@@ -726,13 +798,15 @@ def merge_runs(files: list[Path]) -> dict[str, Any]:
             dst = out["corpora"].setdefault(cname, {**c, "runs": {}})
             if "queries" in c:  # a report read back has none; a run's rows with ranks need them
                 dst["queries"] = c["queries"]
+            if "grades" in c:
+                dst["grades"] = c["grades"]
             for emb, modes in c["runs"].items():
                 name = emb if not label else f"{emb} ({label})"
                 dst["runs"].setdefault(name, {}).update(modes)
         for cname, per in r.get("embed", {}).items():
             for emb, e in per.items():
                 out["embed"].setdefault(cname, {})[emb if not label else f"{emb} ({label})"] = e
-        for key in ("ask", "ask_lexical"):
+        for key in ("ask", "ask_lexical", *(k for _, k in ASK_PAIRS.values())):
             if key in r:
                 out[key] = r[key]
         out.setdefault("skipped", []).extend(r.get("skipped", []))
@@ -747,8 +821,9 @@ def report(results: dict[str, Any], args: argparse.Namespace, argv: list[str] | 
             print(line)
         for name, ok, fig in checks(results, split):
             print(f"  {'MET   ' if ok else 'MISSED'} {name}: {fig}")
-    if "ask" in results:
-        print({k: v for k, v in results["ask"].items() if k != "rows"})
+    for _, key in ASK_PAIRS.values():
+        if key in results:
+            print(key, {k: v for k, v in results[key].items() if k not in ("rows", "halves")})
     if args.write:
         given = list(argv or sys.argv[1:])
         if "--runs-note" in given:  # the note is printed as prose, not repeated in the command
