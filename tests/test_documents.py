@@ -101,7 +101,7 @@ def make_pptx(path: Path) -> None:
 
 # -- plugins ----------------------------------------------------------------------------------
 
-PLUGIN = '''
+PLUGIN = """
 import os, time
 from gno.ingest.converters import Converter
 
@@ -121,7 +121,7 @@ CONVERTERS = [
     Converter(id="crash", version="1", extensions=(".crash",), target="gno_test_plugin:crash"),
     Converter(id="shout", version=VERSION, extensions=(".shout",), target="gno_test_plugin:shout"),
 ]
-'''
+"""
 
 
 @pytest.fixture
@@ -347,3 +347,75 @@ def test_get_source_returns_the_original_bytes(tmp_path: Path, make_engine: Call
     assert res.exit_code == 0 and res.stdout_bytes == pdf
     res = runner.invoke(cli, ["get", "c/report.pdf", "--line-numbers"])
     assert res.exit_code == 0 and "## Page 1" in res.stdout and "Original bytes travel unchanged" in res.stdout
+
+
+TEXT_FORMATS = {
+    "mail.eml": "From: ada@example.org\nTo: bob@example.org\nSubject: Lunch plans\n\nThe quokka cafe opens at noon.\n",
+    "box.mbox": "From ada@example.org Mon Jan  1 00:00:00 2024\nSubject: First\n\nThe narwhal memo.\n\n"
+    "From bob@example.org Mon Jan  1 00:00:00 2024\nSubject: Second\n\nThe axolotl reply.\n",
+    "cal.ics": "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:1\nDTSTART:20240101T100000Z\n"
+    "SUMMARY:Pangolin review\nDESCRIPTION:Bring the pangolin figures\nEND:VEVENT\nEND:VCALENDAR\n",
+    "talk.vtt": "WEBVTT\n\n00:00:01.000 --> 00:00:04.000\nWelcome to the capybara keynote\n",
+    "talk.srt": "1\n00:00:01,000 --> 00:00:04,000\nThe wombat subtitle line\n",
+    "memo.rtf": r"{\rtf1\ansi{\fonttbl\f0\fswiss Helvetica;}\f0 The ocelot clause applies.\par}",
+    "rows.jsonl": '{"animal": "tapir", "n": 1}\n{"animal": "okapi", "n": 2}\n',
+    "grid.tsv": "name\tcolour\nflamingo\tpink\n",
+    "page.html": "<html><head><title>Lemur page</title><script>var x</script></head>"
+    "<body><p>The lemur appendix.</p></body></html>",
+    "tool.py": "import os\n\n\ndef meerkat_helper():\n    return 'meerkat'\n",
+    "nb.ipynb": '{"cells": [{"cell_type": "markdown", "source": ["# Gecko notebook"]}, '
+    '{"cell_type": "code", "source": ["print(1)"], "outputs": [{"text": ["gecko output"]}]}], '
+    '"metadata": {}, "nbformat": 4, "nbformat_minor": 5}',
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "query", "needle"),
+    [
+        ("mail.eml", "quokka", "# Lunch plans"),
+        ("box.mbox", "axolotl", "## Second"),
+        ("cal.ics", "pangolin", "## Pangolin review"),
+        ("talk.vtt", "capybara", "**[00:00:01.000]**"),
+        ("talk.srt", "wombat", "**[00:00:01.000]**"),
+        ("memo.rtf", "ocelot", "The ocelot clause applies."),
+        ("rows.jsonl", "okapi", "## Record 2"),
+        ("grid.tsv", "flamingo", "| flamingo | pink |"),
+        ("page.html", "lemur appendix", "# Lemur page"),
+        ("tool.py", "meerkat", "```python"),
+        ("nb.ipynb", "gecko output", "# Gecko notebook"),
+    ],
+)
+def test_text_formats_convert(
+    tmp_path: Path, make_engine: Callable[[Path], Engine], name: str, query: str, needle: str
+) -> None:
+    root = tmp_path / "vault"
+    root.mkdir()
+    (root / name).write_text(TEXT_FORMATS[name], encoding="utf-8")
+    e = make_engine(root)
+    e.update()
+    assert problems(e) == {}
+    assert e.search(query).results[0].uri == f"gno://c/{name}"
+    assert needle in e.get(f"c/{name}").content
+
+
+def test_the_size_budget_cuts_a_huge_sheet(tmp_path: Path, settings: Settings) -> None:
+    from gno.ingest.converters import Budget
+    from gno.ingest.sync import Syncer
+
+    root = tmp_path / "vault"
+    root.mkdir()
+    (root / "huge.csv").write_text("a,b\n" + "".join(f"{i},row{i}\n" for i in range(50_000)))
+    e = Engine(settings)
+    try:
+        e.init()
+        e.collection_add(str(root), name="c")
+        syncer = Syncer(e.store, budget=Budget(max_chars=2_000))
+        try:
+            syncer.sync_collection(e.config.collections[0])
+        finally:
+            syncer.close()
+        assert problems(e) == {"huge.csv": "CONVERT_TRUNCATED"}
+        assert len(e.get("c/huge.csv").content) <= 2_000
+        assert e.search("row7").results[0].uri == "gno://c/huge.csv"
+    finally:
+        e.close()

@@ -85,7 +85,9 @@ def pdf(path: str, budget: Budget) -> str:
                 textpage.close()
             finally:
                 page.close()
-            lines = [_plain(ln.rstrip()) for ln in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+            text = text.replace("\ufffe\n", "").replace("\ufffe", "")  # pdfium marks a word hyphenated at a line end
+            lines = [_plain(ln.rstrip()) for ln in text.split("\n")]
             body = "\n".join(lines).strip().replace("\x00", "")
             parts.append(f"## Page {i + 1}\n\n{body}\n" if body else f"## Page {i + 1}\n")
             spent += len(body)
