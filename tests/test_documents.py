@@ -419,3 +419,15 @@ def test_the_size_budget_cuts_a_huge_sheet(tmp_path: Path, settings: Settings) -
         assert e.search("row7").results[0].uri == "gno://c/huge.csv"
     finally:
         e.close()
+
+
+def test_capture_writes_markdown_only(tmp_path: Path, make_engine: Callable[[Path], Engine]) -> None:
+    from gno.writes.capture import CaptureRequest
+
+    root = tmp_path / "vault"
+    root.mkdir()
+    e = make_engine(root)
+    got = e.capture(CaptureRequest(content="a note about the pdf", collection="c", path="report.pdf"))
+    assert got.uri == "gno://c/report.pdf.md"  # a note, never bytes under a converted format's name
+    assert not (root / "report.pdf").exists()
+    assert e.search("note about").results[0].uri == "gno://c/report.pdf.md"

@@ -135,7 +135,8 @@ class Matcher:
     the walk). The converters are looked up only when a name is not markdown.
     """
 
-    def __init__(self, coll: CollectionSpec) -> None:
+    def __init__(self, coll: CollectionSpec, *, record_missing: bool = False) -> None:
+        self.record_missing = record_missing  # a walk reports them; a path check (watcher, capture) does not
         self.pattern_src = coll.pattern
         self.pattern = compile_glob(coll.pattern)
         # `**/*.md` (the default) and the like: a suffix test instead of a regex per file
@@ -184,7 +185,8 @@ class Matcher:
         if self._doc_pattern(ext).match(rel) is None:
             return False
         if missing is not None:
-            self.missing.append((rel, missing))
+            if self.record_missing:
+                self.missing.append((rel, missing))
             return False
         self.documents += 1
         return True
@@ -280,7 +282,7 @@ def _admit(rel: str, path: str, st: os.stat_result, walk: Walk) -> WalkedFile | 
 
 def walk_collection(coll: CollectionSpec) -> Walk:
     """The collection's files, in listing order (callers that write sort what they write)."""
-    matcher = Matcher(coll)
+    matcher = Matcher(coll, record_missing=True)
     root = os.path.abspath(coll.path)
     real_root = os.path.realpath(root)
     walk = Walk()
@@ -341,7 +343,7 @@ def stat_paths(coll: CollectionSpec, rel_paths: Iterable[str]) -> Walk:
     a name the collection's pattern, include or exclude leave out is not one of its files."""
     root = os.path.abspath(coll.path)
     real_root = os.path.realpath(root)
-    matcher = Matcher(coll)
+    matcher = Matcher(coll, record_missing=True)
     walk = Walk()
     for rel in sorted(set(rel_paths)):
         if not matcher.matches(rel):
