@@ -57,7 +57,10 @@ def test_a_path_with_a_line_break_is_never_recorded(settings: Settings, tmp_path
     assert not (Path(settings.cache_root) / "config-snapshot.txt").exists()
 
 
-ROW = {"name": "notes", "path": "/n", "pattern": "**/*.md", "include": [], "exclude": [".git"], "memory_managed": False}
+ROW = {
+    "name": "notes", "path": "/n", "pattern": "**/*.md", "include": [], "exclude": [".git"], "memory_managed": False,
+    "file_cap": 1024,
+}  # fmt: skip
 COLL = SimpleNamespace(**ROW, egress_policy="local_only")  # a validated collection: more fields than recorded
 
 
@@ -79,6 +82,8 @@ def test_a_collections_record_missing_a_field_or_of_another_format_is_ignored(se
         good.replace('"exclude": [".git"], ', ""),  # a field missing
         good.replace('"include": []', '"include": "md"'),
         good.replace('"memory_managed": false', '"memory_managed": 0'),
+        good.replace('"file_cap": 1024', '"file_cap": 0'),
+        good.replace('"file_cap": 1024', '"file_cap": true'),
     ]
     assert all(o != good for o in odd)
     for body in ("", "[]", "{}", good.replace("collections 1", "collections 0"), good[:-5], *odd):

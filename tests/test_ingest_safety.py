@@ -258,12 +258,13 @@ def test_unreadable_folder_is_reported_and_keeps_its_documents(
     assert (r.warnings, problems(engine)) == (0, {})
 
 
-def test_fifo_and_oversized_files_are_reported(
-    engine: Engine, notes: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_fifo_and_oversized_files_are_reported(engine: Engine, notes: Path) -> None:
     os.mkfifo(notes / "pipe.md")
     write(notes, "big.md", "x" * 200)
-    monkeypatch.setattr(walker, "MAX_FILE_BYTES", 100)
+    cfg = load_config(engine.settings)
+    cfg.collections[0].max_file_bytes = 100
+    save_config(engine.settings, cfg)
+    engine._config = None
     r = engine.update().collections[0]
     assert r.warnings == 2
     assert problems(engine) == {"pipe.md": ("NOT_A_FILE", "warning"), "big.md": ("FILE_TOO_LARGE", "warning")}

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 from pydantic import ValidationError as PydanticValidationError
 
 from gno.errors import ErrorCode, ValidationError, unknown_collection
@@ -47,6 +47,12 @@ DEFAULT_EXCLUDES = (
 )
 COLLECTION_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 EgressPolicy = Literal["local_only", "lan", "remote"]
+#: files larger than this are not indexed (by stat; named in `gno status` as FILE_TOO_LARGE).
+#: 10 MB is ~1.6 million words, some twenty novels: no hand-written note comes near it, while the
+#: files that do (exports, logs, dumps) would cost a full-text index of ~2.5x their size and, at
+#: ~1,000 chunks per MB, hours of transformer embedding. `maxFileBytes` (top level or per
+#: collection) raises or lowers it; a search costs the same whatever it is (snippets read a window).
+DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024
 
 
 class CollectionConfig(BaseModel):
@@ -61,6 +67,13 @@ class CollectionConfig(BaseModel):
     exclude: list[str] = Field(default_factory=lambda: list(DEFAULT_EXCLUDES))
     memory_managed: bool = Field(default=False, alias="memoryManaged")
     egress_policy: EgressPolicy = Field(default="local_only", alias="egressPolicy")
+    max_file_bytes: int | None = Field(default=None, ge=1, alias="maxFileBytes")  # None: the config's
+    _config_cap: int = PrivateAttr(default=DEFAULT_MAX_FILE_BYTES)
+
+    @property
+    def file_cap(self) -> int:
+        """The size cap of this collection's files: its own `maxFileBytes`, else the config's."""
+        return self.max_file_bytes if self.max_file_bytes is not None else self._config_cap
 
     @field_validator("name")
     @classmethod
@@ -96,6 +109,8 @@ class CollectionConfig(BaseModel):
         if self.memory_managed:
             out["memoryManaged"] = True
         out["egressPolicy"] = self.egress_policy
+        if self.max_file_bytes is not None:
+            out["maxFileBytes"] = self.max_file_bytes
         return out
 
 
@@ -120,6 +135,13 @@ class GnoConfig(BaseModel):
     models: ModelsConfig = Field(default_factory=ModelsConfig)
     chunking: ChunkingConfig = Field(default_factory=ChunkingConfig)
     memory_guard: bool = Field(default=False, alias="memoryGuard")
+    max_file_bytes: int = Field(default=DEFAULT_MAX_FILE_BYTES, ge=1, alias="maxFileBytes")
+
+    @model_validator(mode="after")
+    def _caps(self) -> GnoConfig:
+        for c in self.collections:
+            c._config_cap = self.max_file_bytes
+        return self
 
     def collection(self, name: str) -> CollectionConfig | None:
         want = name.lower()
@@ -142,6 +164,8 @@ class GnoConfig(BaseModel):
             out["chunking"] = self.chunking.model_dump(by_alias=True)
         if self.memory_guard:
             out["memoryGuard"] = True
+        if self.max_file_bytes != DEFAULT_MAX_FILE_BYTES:
+            out["maxFileBytes"] = self.max_file_bytes
         out.update(extra)
         return out
 

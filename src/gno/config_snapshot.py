@@ -98,7 +98,7 @@ def _write_if_changed(path: str, body: str) -> None:
 #: the record of whole collections (what a sync reads of each), for the cold `gno update`
 COLLECTIONS_HEADER = "gno config collections 1"
 #: the fields of a collection a walk and a sync read, as recorded (the config's own names)
-COLLECTION_FIELDS = ("name", "path", "pattern", "include", "exclude", "memory_managed")
+COLLECTION_FIELDS = ("name", "path", "pattern", "include", "exclude", "memory_managed", "file_cap")
 
 
 def _collections_path(settings: Settings) -> str:
@@ -140,4 +140,6 @@ def _well_formed(row: object) -> bool:
         return False
     texts = all(isinstance(row[k], str) for k in ("name", "path", "pattern"))
     lists = all(isinstance(row[k], list) and all(isinstance(x, str) for x in row[k]) for k in ("include", "exclude"))
-    return texts and lists and isinstance(row["memory_managed"], bool)
+    cap = row["file_cap"]
+    sized = isinstance(cap, int) and not isinstance(cap, bool) and cap >= 1
+    return texts and lists and sized and isinstance(row["memory_managed"], bool)

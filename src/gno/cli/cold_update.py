@@ -31,7 +31,7 @@ _FLAGS = {"--force": "force", "--json": "as_json"}
 class RecordedCollection:
     """A collection as the validated config recorded it (the fields a walk and a sync read)."""
 
-    __slots__ = ("name", "path", "pattern", "include", "exclude", "memory_managed")
+    __slots__ = ("name", "path", "pattern", "include", "exclude", "memory_managed", "file_cap")
 
     def __init__(self, row: dict[str, Any]) -> None:
         self.name: str = row["name"]
@@ -40,6 +40,7 @@ class RecordedCollection:
         self.include: list[str] = list(row["include"])
         self.exclude: list[str] = list(row["exclude"])
         self.memory_managed: bool = bool(row["memory_managed"])
+        self.file_cap: int = int(row["file_cap"])
 
 
 def _camel(name: str) -> str:

@@ -7,8 +7,11 @@ extension allowlist; `exclude` names path components to prune (or globs when the
 The walk is one `os.scandir` per folder and one `stat` per matching file (the folder listing
 already says what is a file and what is a folder), because a no-change re-index is bounded by
 exactly that work. What the walk cannot take in is reported, never dropped silently: an
-unreadable folder, a file over 100 MB, a name that is not a regular file, a symlink whose target
-lies outside the collection folder.
+unreadable folder, a text file (markdown, `.txt`) over the collection's size cap (`maxFileBytes`,
+by stat: the file is never opened), a name that is not a regular file, a symlink whose target lies
+outside the collection folder. A document in a converted format (PDF, Word, ...) is mostly images
+and layout by size; its own conversion budget bounds it (the source's bytes and the mirror's
+characters), not the text cap.
 """
 
 from __future__ import annotations
@@ -25,7 +28,6 @@ from gno.confine import real, within
 from gno.ingest.converters import NATIVE_EXTENSIONS, Converter, Registry, registry
 from gno.ingest.problems import IngestCode
 
-MAX_FILE_BYTES = 100 * 1024 * 1024
 DEFAULT_EXTENSIONS = NATIVE_EXTENSIONS
 
 
@@ -123,6 +125,8 @@ class CollectionSpec(Protocol):
     def exclude(self) -> list[str]: ...
     @property
     def memory_managed(self) -> bool: ...
+    @property
+    def file_cap(self) -> int: ...
 
 
 class Matcher:
@@ -254,7 +258,7 @@ def _outside(rel: str, path: str) -> WalkIssue:
     return WalkIssue(rel, IngestCode.PATH_OUTSIDE_COLLECTION, message)
 
 
-def _linked_file(entry: os.DirEntry[str], rel: str, real_root: str, walk: Walk) -> WalkedFile | None:
+def _linked_file(entry: os.DirEntry[str], rel: str, real_root: str, walk: Walk, cap: int) -> WalkedFile | None:
     """A symlink with a matching name: followed when its target stays inside the folder."""
     if not is_inside(real_root, entry.path):
         walk.issues.append(_outside(rel, entry.path))
@@ -265,17 +269,24 @@ def _linked_file(entry: os.DirEntry[str], rel: str, real_root: str, walk: Walk) 
         return WalkedFile(rel, entry.path, -1, 0)  # dangling: the reader records READ_FAILED
     except OSError:
         return None
-    return _admit(rel, entry.path, st, walk)
+    return _admit(rel, entry.path, st, walk, cap)
 
 
-def _admit(rel: str, path: str, st: os.stat_result, walk: Walk) -> WalkedFile | None:
+def size_text(n: int) -> str:
+    """A byte count as people read it: 10 MB, 512 KB, 300 bytes (binary units)."""
+    for unit, size in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{n} bytes"
+
+
+def _admit(rel: str, path: str, st: os.stat_result, walk: Walk, cap: int) -> WalkedFile | None:
     if not S_ISREG(st.st_mode):
         walk.issues.append(WalkIssue(rel, IngestCode.NOT_A_FILE, "not a regular file; skipped"))
         return None
-    if st.st_size > MAX_FILE_BYTES:
-        walk.issues.append(
-            WalkIssue(rel, IngestCode.FILE_TOO_LARGE, f"{st.st_size} bytes, over the 100 MB limit; skipped")
-        )
+    if st.st_size > cap and rel[rel.rfind(".") :].lower() in NATIVE_EXTENSIONS:
+        message = f"{size_text(st.st_size)}, over the {size_text(cap)} cap (maxFileBytes); skipped"
+        walk.issues.append(WalkIssue(rel, IngestCode.FILE_TOO_LARGE, message))
         return None
     return WalkedFile(rel, path, st.st_size, st.st_mtime_ns)
 
@@ -289,6 +300,7 @@ def walk_collection(coll: CollectionSpec) -> Walk:
     files = walk.files
     matches = matcher.matches_name
     exclude_names = matcher.exclude_names
+    cap = coll.file_cap
     stack: list[tuple[str, str]] = [(root, "")]
     while stack:
         folder, prefix = stack.pop()
@@ -318,17 +330,17 @@ def walk_collection(coll: CollectionSpec) -> Walk:
                             walk.issues.append(_outside(rel, entry.path))
                     continue
                 if entry.is_symlink():
-                    f = _linked_file(entry, rel, real_root, walk)
+                    f = _linked_file(entry, rel, real_root, walk, cap)
                     if f is not None:
                         files.append(f)
                     continue
                 st = entry.stat(follow_symlinks=False)
             except OSError:
                 continue  # vanished between the listing and the stat: it is simply gone
-            if st.st_size <= MAX_FILE_BYTES and S_ISREG(st.st_mode):
+            if st.st_size <= cap and S_ISREG(st.st_mode):
                 files.append(WalkedFile(rel, entry.path, st.st_size, st.st_mtime_ns))
             else:
-                f = _admit(rel, entry.path, st, walk)
+                f = _admit(rel, entry.path, st, walk, cap)
                 if f is not None:
                     files.append(f)
         stack.extend(subdirs)
@@ -357,7 +369,7 @@ def stat_paths(coll: CollectionSpec, rel_paths: Iterable[str]) -> Walk:
             st = os.stat(path)
         except OSError:
             continue
-        f = _admit(rel, path, st, walk)
+        f = _admit(rel, path, st, walk, coll.file_cap)
         if f is not None:
             walk.files.append(f)
     walk.issues.extend(matcher.missing_issues())

@@ -21,7 +21,7 @@ import time
 
 from gno.records import NamedTuple
 from gno.retrieve.grammar import FUNCTION_WORDS, ParsedQuery, compile_fts, content_query, parse_query
-from gno.retrieve.snippets import pick_snippet
+from gno.retrieve.snippets import SNIPPET_WINDOW, pick_snippet
 from gno.store.db import Store
 from gno.store.fts import REBUILD_HINT, BM25Hit, DocFilter, FtsQueryError, bm25_search, count_matches
 from gno.store.hits import hit_docs
@@ -128,14 +128,14 @@ def collect_hits(
     partial: set[int] | None = None,
 ) -> list[Hit]:
     """Materialise (doc_id, score) pairs into hits with snippets, in the given order."""
-    rows = hit_docs(store, [i for i, _ in scored])
+    rows = hit_docs(store, [i for i, _ in scored], None if full else SNIPPET_WINDOW)
     out: list[Hit] = []
     for doc_id, score in scored:
         row = rows.get(doc_id)
         if row is None:
             continue
         text = row.markdown
-        snip = pick_snippet(text, row.body_start_line, words)
+        snip = pick_snippet(text, row.body_start_line, words, truncated=row.truncated)
         body = None
         if full:
             body = "\n".join(text.split("\n")[row.body_start_line - 1 :])

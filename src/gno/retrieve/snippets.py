@@ -4,6 +4,11 @@ BM25 ranks whole documents; the snippet is chosen here over the canonical lines 
 front matter and fenced-code markers), so each hit carries an exact `line` and
 `snippetRange` a reader can open. Term matching mirrors the index: case-folded, and a query
 word matches a document word that starts with its stem-ish prefix.
+
+The snippet is picked from a bounded window: the first `SNIPPET_WINDOW` bytes of the canonical
+text (the store reads no more than that). A note of any size then costs a search what a 32 KB
+one does; in a longer note the snippet shows the best lines of its first 32 KB (the lines a
+reader opens first), and its ranking is BM25's over the whole text.
 """
 
 from __future__ import annotations
@@ -14,6 +19,9 @@ from gno.records import NamedTuple
 from gno.retrieve.grammar import word_tokens
 
 MAX_SNIPPET_CHARS = 320
+#: bytes of a document's text a snippet is chosen from (32 KB is ~5,000 words of English: longer
+#: than nearly every hand-written note)
+SNIPPET_WINDOW = 32 * 1024
 
 
 class Snippet(NamedTuple):  # not a dataclass: this module is on `gno search`'s cold path
@@ -44,8 +52,14 @@ def _line_score(line: str, keys: list[str]) -> int:
     return sum(1 for k in keys if any(t.startswith(k) for t in toks))
 
 
-def pick_snippet(canonical: str, body_start_line: int, words: list[str], context: int = 1) -> Snippet:
+def pick_snippet(
+    canonical: str, body_start_line: int, words: list[str], context: int = 1, *, truncated: bool = False
+) -> Snippet:
+    """The best lines of `canonical` for `words`; `truncated`: the text is a window cut from a longer
+    one, so its last line may be partial and is left out."""
     lines = canonical.split("\n")
+    if truncated and len(lines) > 1:
+        lines.pop()
     first = max(body_start_line - 1, 0)
     keys = _keys(words)
     best_i, best_s = -1, 0

@@ -3,7 +3,9 @@
 Every rung that returns hits (BM25, vectors, hybrid) turns ranked document ids into hits with a
 title, a snippet and tags. This reads exactly that for the whole page at once: identity, title,
 the canonical text the snippet is picked from, and the tags (a second query rather than a JSON
-aggregate: a cold text search imports no `json`). It is kept apart from
+aggregate: a cold text search imports no `json`). The text is read through SQLite's incremental
+blob I/O, at most `window` bytes of it, so a hit on a 20 MB note costs what a hit on a short one
+does (`substr()` would still load the whole value). It is kept apart from
 `gno.store.documents`, whose records are dataclasses, so that `gno search` imports neither
 `dataclasses` nor `inspect` at start-up.
 """
@@ -26,18 +28,21 @@ class HitDoc(NamedTuple):
     collection: str
     rel_path: str
     body_start_line: int
-    markdown: str  # "" when the content row is missing
+    markdown: str  # "" when the content row is missing; at most `window` bytes of it when one was given
+    truncated: bool  # the text was cut at the window (its last line may be partial)
     tags: list[str]  # in the index's tag order
     superseded_by: str | None  # a memory fact replaced by a newer one: the (first) successor's uri
 
 
-def hit_docs(store: Store, ids: Sequence[int]) -> dict[int, HitDoc]:
-    """doc id → its hit fields, for the ids that exist."""
+def hit_docs(store: Store, ids: Sequence[int], window: int | None = None) -> dict[int, HitDoc]:
+    """doc id → its hit fields, for the ids that exist; with `window`, at most that many bytes of
+    each text (cut at a character boundary)."""
     if not ids:
         return {}
     marks = ",".join("?" * len(ids))
-    rows = store.conn.execute(
-        "SELECT d.id, d.docid, d.uri, d.title, d.collection, d.rel_path, d.body_start_line, c.markdown, "
+    conn = store.conn
+    rows = conn.execute(
+        "SELECT d.id, d.docid, d.uri, d.title, d.collection, d.rel_path, d.body_start_line, c.rowid, "
         "(SELECT MIN(s.uri) FROM doc_edges e JOIN documents s ON s.id = e.doc_id AND s.active = 1 "
         "JOIN memory_records r ON r.doc_id = s.id AND r.valid = 1 "
         "WHERE e.edge_type = 'supersedes' AND e.target_uri = d.uri) "
@@ -45,10 +50,21 @@ def hit_docs(store: Store, ids: Sequence[int]) -> dict[int, HitDoc]:
         tuple(ids),
     ).fetchall()
     tags: dict[int, list[str]] = {}
-    for doc_id, tag in store.conn.execute(f"SELECT doc_id, tag FROM doc_tags WHERE doc_id IN ({marks})", tuple(ids)):
+    for doc_id, tag in conn.execute(f"SELECT doc_id, tag FROM doc_tags WHERE doc_id IN ({marks})", tuple(ids)):
         tags.setdefault(int(doc_id), []).append(tag)
     out: dict[int, HitDoc] = {}
     for r in rows:
         doc_tags = sorted(tags.get(int(r[0]), ()), key=lambda t: t.translate(_NOCASE))
-        out[int(r[0])] = HitDoc(r[1], r[2], r[3], r[4], r[5], int(r[6]), r[7] or "", doc_tags, r[8])
+        text, cut = ("", False) if r[7] is None else _read_text(store, int(r[7]), window)
+        out[int(r[0])] = HitDoc(r[1], r[2], r[3], r[4], r[5], int(r[6]), text, cut, doc_tags, r[8])
     return out
+
+
+def _read_text(store: Store, rowid: int, window: int | None) -> tuple[str, bool]:
+    """The content row's text, or its first `window` bytes (and whether it was cut)."""
+    with store.conn.blobopen("content", "markdown", rowid, readonly=True) as blob:
+        size = len(blob)
+        if window is None or size <= window:
+            return blob.read().decode("utf-8"), False
+        # a character cut at the window's edge is dropped, never replaced
+        return blob.read(window).decode("utf-8", "ignore"), True

@@ -1,0 +1,303 @@
+"""Scale: how gno's costs grow with the number of notes (10k, 100k, 1M synthetic notes).
+
+Each size runs in its own child process (so peak memory is that size's own) on a synthetic vault
+written to a temp dir outside the repository (``--work``, default the system temp dir), from a
+fixed seed, so every run sees the same bytes:
+
+* notes: a lognormal size (median ~1.1 KB, a long tail up to ~40 KB, as a personal vault), in
+  folders of 500; words drawn Zipf-like from a 30k-word vocabulary (common English words first,
+  then synthetic ones, so rare words exist as in real notes); 0-3 headings; front matter with
+  1-4 tags from 400 (Zipf); 1-5 wikilinks to other notes (a few to missing ones), 1 in 20 notes
+  with an inline ``#tag``;
+* a memory-managed collection of N/10 facts in 20 scopes (the same fact generator as
+  ``bench/memory_recall.py``).
+
+Figures per size (in-process through ``Engine``; the lexical index, no embedding model):
+
+* ``index s``: the first ``update`` of the new vault; ``notes/s``;
+* ``bytes/note``: the index's size on disk (``Store.size_bytes``) / notes;
+* ``re-index s``: a second ``update`` with nothing changed (one stat per file);
+* ``search p50/p95 ms``: ``engine.search`` for 200 queries of 1-2 words taken from random notes;
+* ``recall p50/p95 ms``: ``engine.recall`` (lexical: no model) for 200 queries of 1-3 words of a
+  random fact in its scope;
+* ``peak MB``: the child's peak RSS (ru_maxrss), generation excluded (it runs in another child).
+
+The table ends with each cost's growth exponent between successive sizes (log cost ratio / log N
+ratio): 1.0 is linear, ~1.05 is N log N over a decade; a flat p50 shows ~0.
+
+Usage::
+
+    nice -n 10 python bench/scale.py [--sizes 10000,100000] [--work DIR] [--seed 11] [--json FILE] [--keep]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "src"))
+
+COMMON = (
+    "the of and to in is that for it as was with be by on not he this are or his from at which but have an they "
+    "you were her she there been one all we their has would when if so what no more out up into do any your "
+    "about other can some time them only new two could these may first then also after did people over most "
+    "such made like just where back through year much well before should way must see because good each those "
+    "how between both under never day same another know while last might us great old year off come since "
+    "against go came right used take three work project meeting note idea plan draft review system design "
+    "team client budget release issue task book garden house travel health money code data model server test"
+).split()
+HEAD_WORDS = ("Overview", "Notes", "Plan", "Log", "Ideas", "Questions", "Summary", "Links", "Tasks", "Review")
+
+
+def _vocab(rng: random.Random, n: int) -> list[str]:
+    syll = ["ka", "lo", "mi", "ren", "tor", "va", "qu", "zel", "pa", "dri", "son", "bel", "ux", "ny", "ost", "far"]
+    out = list(dict.fromkeys(COMMON))
+    seen = set(out)
+    while len(out) < n:
+        w = "".join(rng.choice(syll) for _ in range(rng.randint(2, 4)))
+        if w not in seen:
+            seen.add(w)
+            out.append(w)
+    return out
+
+
+class Vault:
+    """The synthetic vault of one size: titles, tags and a Zipf word sampler from one seed."""
+
+    def __init__(self, n: int, seed: int) -> None:
+        self.n = n
+        self.rng = random.Random(seed)
+        self.vocab = _vocab(random.Random(seed + 1), 30_000)
+        # Zipf(1.07) weights over the vocabulary as a cumulative table for rng.choices
+        weights = [1.0 / (r + 1) ** 1.07 for r in range(len(self.vocab))]
+        total = 0.0
+        self.cum = []
+        for w in weights:
+            total += w
+            self.cum.append(total)
+        self.tags = [f"{self.vocab[200 + i]}-{i % 7}" for i in range(400)]
+        tag_w = [1.0 / (r + 1) for r in range(len(self.tags))]
+        self.tag_cum = [sum(tag_w[: i + 1]) for i in range(len(tag_w))]
+
+    def title(self, i: int) -> str:
+        r = random.Random(i * 7919)
+        return f"{self.vocab[60 + r.randrange(3000)].title()} {self.vocab[60 + r.randrange(20000)]} {i}"
+
+    def words(self, k: int) -> list[str]:
+        return self.rng.choices(self.vocab, cum_weights=self.cum, k=k)
+
+    def note(self, i: int) -> str:
+        rng = self.rng
+        size = min(40_000, int(rng.lognormvariate(math.log(1100), 0.9)))
+        n_words = max(12, size // 6)
+        tags = sorted(set(rng.choices(self.tags, cum_weights=self.tag_cum, k=rng.randint(1, 4))))
+        links = [self.title(rng.randrange(self.n + self.n // 50)) for _ in range(rng.randint(1, 5))]
+        words = self.words(n_words)
+        parts: list[str] = [
+            "---",
+            f"tags: [{', '.join(tags)}]",
+            f"created: 2024-{1 + i % 12:02d}-{1 + i % 28:02d}",
+            "---",
+        ]
+        parts.append(f"# {self.title(i)}\n")
+        heads = rng.randint(0, 3)
+        per = max(1, len(words) // (heads + 1))
+        for h in range(heads + 1):
+            if h:
+                parts.append(f"\n## {rng.choice(HEAD_WORDS)} {h}\n")
+            chunk = words[h * per : (h + 1) * per]
+            for s in range(0, len(chunk), 14):
+                parts.append(" ".join(chunk[s : s + 14]).capitalize() + ".")
+        parts.append("\nSee " + ", ".join(f"[[{t}]]" for t in links) + ".")
+        if i % 20 == 0:
+            parts.append(f"#{tags[0]}")
+        return "\n".join(parts) + "\n"
+
+
+def generate(n: int, seed: int, root: Path) -> dict[str, Any]:
+    from memory_recall import SCOPE_NAMES, make_fact, write_facts
+
+    t0 = time.perf_counter()
+    vault = Vault(n, seed)
+    notes, total = root / "notes", 0
+    for i in range(n):
+        folder = notes / f"f{i // 500:04d}"
+        if i % 500 == 0:
+            folder.mkdir(parents=True, exist_ok=True)
+        text = vault.note(i)
+        total += len(text.encode())
+        (folder / f"{vault.title(i)}.md").write_text(text, encoding="utf-8")
+    frng = random.Random(seed + 2)
+    facts = [(make_fact(frng, i), SCOPE_NAMES[i % 20]) for i in range(max(100, n // 10))]
+    (root / "memory").mkdir(parents=True, exist_ok=True)
+    write_facts(root / "memory", facts)
+    return {"notes": n, "facts": len(facts), "bytes": total, "generate_s": round(time.perf_counter() - t0, 1)}
+
+
+def pct(values: list[float], p: float) -> float:
+    s = sorted(values)
+    return s[max(0, math.ceil(p / 100 * len(s)) - 1)]
+
+
+def measure(root: Path, seed: int, queries: int) -> dict[str, Any]:
+    """Index and query the vault at `root` in this process (a child of `main`)."""
+    from gno.config import build_settings
+    from gno.engine import Engine
+    from gno.memory.recall import RecallRequest
+    from memory_recall import SCOPE_NAMES, make_fact, words_of
+
+    home = root / "home"
+    env = {
+        **os.environ,
+        "GNO_CONFIG_DIR": str(home / "config"),
+        "GNO_DATA_DIR": str(home / "data"),
+        "GNO_CACHE_DIR": str(home / "cache"),
+    }
+    for k in ("GNO_INDEX", "GNO_MEMORY_CALLER", "GNO_MEMORY_SESSION"):
+        env.pop(k, None)
+    (home / "config").mkdir(parents=True, exist_ok=True)
+    (home / "config" / "index.yml").write_text(
+        'version: "1.0"\ncollections:\n'
+        f'  - name: notes\n    path: {json.dumps(str(root / "notes"))}\n    pattern: "**/*.md"\n'
+        f'  - name: memory\n    path: {json.dumps(str(root / "memory"))}\n    pattern: "**/*.md"\n'
+        "    memoryManaged: true\n",
+        encoding="utf-8",
+    )
+    engine = Engine(build_settings(env=env))
+    t0 = time.perf_counter()
+    engine.update()
+    index_s = time.perf_counter() - t0
+    size = engine.store.size_bytes()
+    t0 = time.perf_counter()
+    engine.update()
+    reindex_s = time.perf_counter() - t0
+    status = engine.status()
+    notes = next(c.active for c in status.collections if c.name == "notes")
+
+    rng = random.Random(seed + 3)
+    vault = Vault(notes, seed)
+    common = set(COMMON)
+    content = [w for w in vault.words(20 * (queries + 10)) if w not in common]  # as drawn by the notes
+    search_q = [" ".join(rng.sample(content, rng.choice((1, 2, 2)))) for _ in range(queries + 10)]
+    for q in search_q[:10]:
+        engine.search(q)
+    lat: list[float] = []
+    for q in search_q[10:]:
+        t = time.perf_counter()
+        engine.search(q)
+        lat.append((time.perf_counter() - t) * 1000)
+
+    frng = random.Random(seed + 2)
+    n_facts = max(100, notes // 10)
+    facts = [(make_fact(frng, i), SCOPE_NAMES[i % 20]) for i in range(n_facts)]
+    rlat: list[float] = []
+    for j in range(queries + 10):
+        text, scope = facts[rng.randrange(len(facts))]
+        ws = list(dict.fromkeys(words_of(text)))
+        q = " ".join(rng.sample(ws, min(len(ws), rng.choice((1, 2, 2, 3)))))
+        t = time.perf_counter()
+        engine.recall(RecallRequest(query=q, scopes=[scope], caller="bench", session="s"), semantic=False)
+        if j >= 10:
+            rlat.append((time.perf_counter() - t) * 1000)
+    return {
+        "notes": notes,
+        "chunks": status.chunks,
+        "index_s": round(index_s, 2),
+        "notes_per_s": round(notes / index_s, 1),
+        "bytes_per_note": round(size / max(1, notes)),
+        "reindex_s": round(reindex_s, 2),
+        "search_p50_ms": round(statistics.median(lat), 2),
+        "search_p95_ms": round(pct(lat, 95), 2),
+        "recall_p50_ms": round(statistics.median(rlat), 2),
+        "recall_p95_ms": round(pct(rlat, 95), 2),
+        "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+    }
+
+
+COLUMNS = (
+    ("notes", "notes"), ("chunks", "chunks"), ("index_s", "index s"), ("notes_per_s", "notes/s"),
+    ("bytes_per_note", "bytes/note"), ("reindex_s", "re-index s"), ("search_p50_ms", "search p50 ms"),
+    ("search_p95_ms", "search p95 ms"), ("recall_p50_ms", "recall p50 ms"), ("recall_p95_ms", "recall p95 ms"),
+    ("peak_mb", "peak MB"),
+)  # fmt: skip
+GROWTH = ("index_s", "bytes_per_note", "reindex_s", "search_p50_ms", "search_p95_ms", "recall_p50_ms", "peak_mb")
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    lines = ["| " + " | ".join(h for _, h in COLUMNS) + " |", "|" + " ---: |" * len(COLUMNS)]
+    for r in rows:
+        lines.append("| " + " | ".join(f"{r.get(k, '')}" for k, _ in COLUMNS) + " |")
+    for a, b in zip(rows, rows[1:], strict=False):
+        ln = math.log(b["notes"] / a["notes"])
+        # bytes/note is per note: its total grows as notes x bytes/note
+        cells = [
+            f"{k}: {math.log((b[k] * (b['notes'] if k == 'bytes_per_note' else 1)) / (a[k] * (a['notes'] if k == 'bytes_per_note' else 1))) / ln:.2f}"  # noqa: E501
+            for k in GROWTH
+            if a.get(k) and b.get(k)
+        ]
+        lines.append(f"\ngrowth exponent {a['notes']:,} -> {b['notes']:,} notes (1.00 = linear): " + ", ".join(cells))
+    return "\n".join(lines)
+
+
+def run_size(n: int, args: argparse.Namespace) -> dict[str, Any]:
+    base = Path(tempfile.mkdtemp(prefix=f"gno-scale-{n}-", dir=args.work))
+    try:
+        me = [sys.executable, __file__, "--seed", str(args.seed), "--queries", str(args.queries)]
+        gen = subprocess.run([*me, "--child-generate", str(n), str(base)], capture_output=True, text=True, check=True)
+        info = json.loads(gen.stdout)
+        print(f"  generated {n:,} notes ({info['bytes'] / 1e6:.0f} MB) in {info['generate_s']} s", file=sys.stderr)
+        out = subprocess.run([*me, "--child-measure", str(base)], capture_output=True, text=True, check=True)
+        row: dict[str, Any] = {**json.loads(out.stdout), "vault_mb": round(info["bytes"] / 1e6)}
+        return row
+    except subprocess.CalledProcessError as exc:
+        print(exc.stderr[-3000:], file=sys.stderr)
+        raise
+    finally:
+        if not args.keep:
+            shutil.rmtree(base, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="10000,100000", help="comma-separated note counts (e.g. 10000,100000,1000000)")
+    ap.add_argument("--work", default=None, help="where the vaults are written (default: the system temp dir)")
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--json", type=Path, default=None, help="append each finished row to this JSON file")
+    ap.add_argument("--keep", action="store_true", help="keep the generated vaults")
+    ap.add_argument("--child-generate", nargs=2, help=argparse.SUPPRESS)
+    ap.add_argument("--child-measure", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.child_generate:
+        print(json.dumps(generate(int(args.child_generate[0]), args.seed, Path(args.child_generate[1]))))
+        return 0
+    if args.child_measure:
+        print(json.dumps(measure(Path(args.child_measure), args.seed, args.queries)))
+        return 0
+    rows: list[dict[str, Any]] = []
+    for n in (int(s) for s in args.sizes.split(",")):
+        print(f"size {n:,}", file=sys.stderr)
+        rows.append(run_size(n, args))
+        print(json.dumps(rows[-1]), file=sys.stderr)
+        if args.json:
+            args.json.write_text(json.dumps(rows, indent=1))
+    print(table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
