@@ -325,7 +325,7 @@ def memo_query_vectors() -> None:
     memo: dict[tuple[str, str], Any] = {}
 
     def embed_query(self: Semantic, text: str) -> Any:
-        key = (self.fingerprint(), text)
+        key = (self.ranking_embedder().fingerprint, text)  # the first pass's while it ranks
         if key not in memo:
             memo[key] = plain(self, text)
         return memo[key]

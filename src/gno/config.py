@@ -115,8 +115,10 @@ class CollectionConfig(BaseModel):
 
 
 class ModelsConfig(BaseModel):
-    model_config = ConfigDict(extra="allow", defer_build=True)
+    model_config = ConfigDict(populate_by_name=True, extra="allow", defer_build=True)
     embed: str | None = None
+    #: the static first pass of a transformer model (None: the default, wordllama; `none`: off)
+    first_pass: Literal["wordllama", "none"] | None = Field(default=None, alias="firstPass")
 
 
 class ChunkingConfig(BaseModel):
@@ -158,8 +160,8 @@ class GnoConfig(BaseModel):
         out: dict[str, Any] = {"version": self.version}
         out["collections"] = [c.to_yaml_dict() for c in self.collections]
         extra = self.model_extra or {}
-        if self.models.embed or self.models.model_extra:
-            out["models"] = self.models.model_dump(exclude_none=True)
+        if self.models.embed or self.models.first_pass or self.models.model_extra:
+            out["models"] = self.models.model_dump(exclude_none=True, by_alias=True)
         if self.chunking != ChunkingConfig():
             out["chunking"] = self.chunking.model_dump(by_alias=True)
         if self.memory_guard:

@@ -578,6 +578,7 @@ class Engine:
         progress: Any = None,
         lock_wait: float | None = None,
         max_chunks: int | None = None,
+        first_pass_only: bool = False,
     ) -> EmbedResult:
         names = [self.collection(c).name for c in collections]
         return self.semantic.embed(
@@ -588,6 +589,7 @@ class Engine:
             progress=progress,
             lock_wait=lock_wait,
             max_chunks=max_chunks,
+            first_pass_only=first_pass_only,
         )
 
     def vsearch(
@@ -734,7 +736,9 @@ class Engine:
                 )
             )
         cand = opts.candidate_limit or (40 if opts.depth == "thorough" else 20)
-        return QueryExplain(depth=opts.depth, candidate_limit=cand, stages=stages)
+        return QueryExplain(
+            depth=opts.depth, candidate_limit=cand, stages=stages, vectors=run.vectors, first_pass=run.first_pass
+        )
 
     # -- evidence: capsules, delta, ask ------------------------------------------------------
     def context_build(self, req: CapsuleRequest) -> Capsule:

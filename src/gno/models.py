@@ -129,6 +129,11 @@ class VectorStatus(GnoModel):
     pending_documents: int = 0  # active documents not yet chunked and embedded (`gno embed` does it)
     available: bool = False
     reason: str | None = None
+    #: the static first pass of a transformer model (`models.firstPass`) and its chunks with vectors
+    first_pass_model: str | None = None
+    first_pass_chunks: int = 0
+    #: whose vectors rank `query` now: `model`, or `first_pass_model` while it covers more chunks
+    ranked_by: str | None = None
 
 
 class EmbedResult(GnoModel):
@@ -140,6 +145,9 @@ class EmbedResult(GnoModel):
     duration_ms: float
     chunks_per_second: float
     dry_run: bool
+    #: the static first pass this run gave vectors to (`models.firstPass`), and how many
+    first_pass_model: str | None = None
+    first_pass_embedded: int = 0
 
 
 class StatusResult(GnoModel):
@@ -219,6 +227,9 @@ class QueryExplain(GnoModel):
     depth: str
     candidate_limit: int
     stages: list[ExplainStage]
+    #: the model whose vectors ranked the vector leg, and whether it was the static first pass
+    vectors: str | None = None
+    first_pass: bool = False
 
 
 class SearchResult(GnoModel):

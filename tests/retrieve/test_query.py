@@ -131,13 +131,13 @@ def test_cli_explain_prints_stages_on_stderr(linked: Engine, cli: Cli) -> None:
     r = cli("query", "outage", "--explain")
     assert r.exit_code == 0, r.stderr
     lines = r.stderr.splitlines()
-    assert lines[0] == "explain: depth=balanced candidateLimit=20"
+    assert lines[0] == "explain: depth=balanced candidateLimit=20 vectors=fake-64"
     assert [ln.split()[0] for ln in lines[1:8]] == STAGES
     assert "incident.md" in r.stdout
     r = cli("query", "outage", "--explain", "--json")
     assert r.exit_code == 0
     assert [s["name"] for s in r.json["explain"]["stages"]] == STAGES
-    assert r.stderr.splitlines()[0] == "explain: depth=balanced candidateLimit=20"
+    assert r.stderr.splitlines()[0] == "explain: depth=balanced candidateLimit=20 vectors=fake-64"
     r = cli("query", "outage", "--json")
     assert r.exit_code == 0 and "explain" not in r.json and r.stderr == ""
 

@@ -272,6 +272,10 @@ def status(ctx: click.Context, as_json: bool) -> None:
                 + (f" with {v.model}" if v.model else "")
                 + (f" ({v.reason})" if v.reason else "")
             )
+            if v.first_pass_model and v.first_pass_chunks:
+                ranks = " (ranks queries now)" if v.ranked_by == v.first_pass_model else ""
+                model = v.first_pass_model
+                click.echo(f"First pass: {v.first_pass_chunks}/{v.total_chunks} chunks with {model}{ranks}")
         for step in r.next_steps:
             click.echo(f"Next: {step}")
         if r.healthy:

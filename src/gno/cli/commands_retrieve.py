@@ -30,8 +30,12 @@ def _embed_progress(as_json: bool) -> tuple[Any, Any]:
 
 
 def _render_embed(r: EmbedResult) -> None:
+    if r.first_pass_embedded:
+        click.echo(f"First pass: {r.first_pass_embedded} chunks with {r.first_pass_model}; `query` is semantic now")
     if r.dry_run:
         click.echo(f"{r.pending} of {r.total_chunks} chunks need embedding with {r.model} (dry run)")
+    elif r.first_pass_embedded and not r.embedded:
+        click.echo(f"{r.pending} chunks wait for {r.model}: `gno embed` (or a running `gno daemon`) adds them")
     else:
         click.echo(
             f"Embedded {r.embedded} chunks with {r.model} in {r.duration_ms / 1000:.1f}s "
@@ -85,6 +89,12 @@ def embed(
 @click.command()
 @click.option("-c", "--collection", "collections", multiple=True, help="Only these collections.")
 @click.option("--no-embed", is_flag=True, help="Sync only (same as gno update).")
+@click.option(
+    "--quick",
+    is_flag=True,
+    help="Stop after the static first pass (a vector for every chunk in seconds); `gno embed` or a "
+    "running `gno daemon` adds the transformer's vectors later.",
+)
 @lock_wait_option
 @no_wait_option
 @json_option
@@ -93,6 +103,7 @@ def index(
     ctx: click.Context,
     collections: tuple[str, ...],
     no_embed: bool,
+    quick: bool,
     lock_wait: str | None,
     no_wait: bool,
     as_json: bool,
@@ -106,7 +117,7 @@ def index(
         if no_embed:
             return IndexResult(sync=sync, embed=None, embed_skipped="--no-embed")
         try:
-            emb = e.embed(collections, lock_wait=wait)
+            emb = e.embed(collections, lock_wait=wait, first_pass_only=quick)
         except Exception as exc:
             from gno.errors import GnoError
 
@@ -131,7 +142,8 @@ def index(
 def _print_explain(x: QueryExplain | None) -> None:
     if x is None:
         return
-    click.echo(f"explain: depth={x.depth} candidateLimit={x.candidate_limit}", err=True)
+    vectors = f" vectors={x.vectors}{' (first pass)' if x.first_pass else ''}" if x.vectors else ""
+    click.echo(f"explain: depth={x.depth} candidateLimit={x.candidate_limit}{vectors}", err=True)
     for st in x.stages:
         top = ", ".join(f"#{h.rank} {h.uri.rsplit('/', 1)[-1]} ({h.score:.3f})" for h in st.top[:3])
         why = f" — {st.reason}" if st.reason else ""

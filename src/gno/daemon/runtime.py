@@ -214,9 +214,11 @@ class ResidentRuntime:
                     except GnoError as err:
                         log.warning("background embedding paused: [%s] %s", err.code, err.message)
                         break
+                    if r.first_pass_embedded:
+                        log.info("first pass: %d chunk(s) with %s", r.first_pass_embedded, r.first_pass_model)
                     if r.embedded:
                         log.info("embedded %d chunk(s), %d pending", r.embedded, r.pending)
-                    if r.pending == 0 or r.embedded == 0:
+                    if r.pending == 0 or r.embedded + r.first_pass_embedded == 0:
                         break
         finally:
             engine.close()

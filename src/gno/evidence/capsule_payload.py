@@ -31,7 +31,7 @@ def base_payload(
     fallbacks = [] if vec_on else [{"code": "embedding_unavailable", "capability": "semanticSearch"}]
     emb_fp = None
     try:
-        emb_fp = source.semantic.fingerprint() if vec_on else None
+        emb_fp = source.semantic.ranking_embedder().fingerprint if vec_on else None  # the vectors that ranked
     except Exception:  # noqa: BLE001 - fingerprint is informational
         emb_fp = None
     cfg_fp = sha256_hex(canonical_json(config.to_yaml_dict()))[:16]

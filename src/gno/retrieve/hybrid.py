@@ -107,6 +107,8 @@ class QueryRun:
     stages: list[Stage]
     best_chunk: dict[int, tuple[str, int]]
     final: list[tuple[int, float]]  # every ranked document before the limit (diagnose)
+    vectors: str | None = None  # the model whose vectors ranked the vector leg
+    first_pass: bool = False  # ... the static first pass of the configured transformer
 
 
 class HybridQuery(Protocol):
@@ -163,6 +165,13 @@ class HybridRetriever:
             st.status, st.reason = "skipped", reason
         else:
             try:
+                ranking, configured = sem.ranking_embedder(), sem.embedder()
+                if ranking is not configured:
+                    n = sem.vector_counts().get(configured.fingerprint, 0)
+                    st.reason = (
+                        f"first pass: {ranking.model_id} vectors ({n} chunks have {configured.model_id} ones so far; "
+                        f"the top candidates are re-scored by it)"
+                    )
                 for doc_id, score, key in sem.search_docs(query, f, limit):
                     if score <= 0.0:
                         break  # unrelated: never a candidate (vsearch drops them too)
@@ -378,8 +387,9 @@ class HybridRetriever:
         )
         stages = [bm25_st, vec_st]
         trust = DEFAULT_TRUST
-        if vec_st.status == "active":
-            trust = trust_for(self.semantic.embedder().model_id)
+        ranking = self.semantic.ranking_embedder() if vec_st.status == "active" else None
+        if ranking is not None:
+            trust = trust_for(ranking.model_id)
         w_vec = trust.weight if vec_st.status == "active" and vec_st.ranked else 0.0
         legs: list[tuple[dict[int, float], float]] = [
             (scaled_to_best([(h.doc_id, h.raw) for h in hits]), 1.0 - w_vec),
@@ -439,7 +449,9 @@ class HybridRetriever:
             collection=f.collections[0] if len(f.collections) == 1 else None,
             notes=notes,
         )
-        return QueryRun(SearchResult(query=query, mode=mode, results=results, meta=meta), stages, best, final)
+        first = ranking is not None and ranking is not self.semantic.embedder()
+        result = SearchResult(query=query, mode=mode, results=results, meta=meta)
+        return QueryRun(result, stages, best, final, ranking.model_id if ranking else None, first)
 
     def _chunk_snippets(
         self,

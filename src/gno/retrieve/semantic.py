@@ -4,7 +4,9 @@ The embedder comes from `models.embed` in the config (default: MiniLM through on
 `gno.embed.registry` for the measurements behind that choice). Models ship inside pip packages:
 nothing downloads; a model that cannot load leaves gno in lexical mode with the reason reported.
 Stored vectors carry the model fingerprint; if the configured model changed, vector search
-refuses with VECTORS_STALE instead of silently returning nothing.
+refuses with VECTORS_STALE instead of silently returning nothing. A transformer model gets a fast
+static first pass (`gno.retrieve.first_pass`): its vectors rank until the transformer's cover
+as many chunks.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 from gno.errors import ErrorCode, GnoError, RuntimeFailure, make_error
 from gno.index import IndexReader, WriteLease
 from gno.models import EmbedResult, VectorStatus
+from gno.retrieve import first_pass
 from gno.store import vectors as vstore
 
 if TYPE_CHECKING:
@@ -37,6 +40,10 @@ def document_text(title: str, text: str) -> str:
     return text if not title or title.lower() in head else f"{title}\n{text}"
 
 
+def _texts(items: list[tuple[str, str]]) -> list[str]:
+    return [document_text(title, text) for title, text in items]
+
+
 class SemanticHost(IndexReader, WriteLease, Protocol):
     """What the semantic side reads, live: the index, the config (its embedder and chunking change
     with `index.yml`), the settings (ANN threshold and cache) and the write lease of `embed`."""
@@ -55,6 +62,8 @@ class Semantic:
         self._spec: str | None = None
         self._index: VectorIndex | None = None
         self._quality: Embedder | None = None
+        self._first: tuple[str, Embedder | None] | None = None  # (configured fingerprint, first pass)
+        self._counts: tuple[tuple[int, int, int], dict[str, int]] | None = None
         self._reason_cache: tuple[tuple[str, tuple[int, int, int]], str | None] | None = None
 
     # -- model -------------------------------------------------------------------------------
@@ -85,9 +94,47 @@ class Semantic:
             ) from exc
         return self._embedder
 
-    def quality_embedder(self) -> Embedder | None:
-        """MiniLM for re-scoring when the configured (first-stage) model is a fast one; else None."""
+    def first_pass_embedder(self) -> Embedder | None:
+        """The static model of the first pass when the configured one is a transformer; else None."""
+        from gno.retrieve import first_pass
+
         emb = self.embedder()
+        if self._first is not None and self._first[0] == emb.fingerprint:
+            return self._first[1]
+        first = None
+        if first_pass.wanted(emb, self.host.config.models.first_pass):
+            from gno.embed import EmbedderUnavailable, load_embedder
+
+            try:
+                first = load_embedder(first_pass.FIRST_PASS_DEFAULT)
+            except EmbedderUnavailable:
+                first = None
+        self._first = (emb.fingerprint, first)
+        return first
+
+    def vector_counts(self) -> dict[str, int]:
+        """Stored vectors per model fingerprint (cached until vectors or documents change)."""
+        gen = vstore.generation(self.host.store)
+        if self._counts is None or self._counts[0] != gen:
+            self._counts = (gen, vstore.fingerprints(self.host.store))
+        return self._counts[1]
+
+    def ranking_embedder(self) -> Embedder:
+        """The model whose vectors rank: the configured one, or its first pass while that covers more."""
+        from gno.retrieve import first_pass
+
+        emb = self.embedder()
+        first = self.first_pass_embedder()
+        if first is not None and first_pass.ranks(self.vector_counts(), emb.fingerprint, first.fingerprint):
+            return first
+        return emb
+
+    def quality_embedder(self) -> Embedder | None:
+        """The re-scorer of a fast first stage: the configured transformer while its first pass ranks,
+        MiniLM when the configured model itself is a fast one; else None."""
+        emb = self.embedder()
+        if self.ranking_embedder() is not emb:
+            return emb
         if emb.model_id.startswith(("minilm", "mpnet")):  # already a quality model
             return None
         if self._quality is None:
@@ -105,7 +152,7 @@ class Semantic:
     def unavailable_reason(self) -> str | None:
         """None when vector search can run; else the reason (for `retrieval.mode` reports)."""
         try:
-            fp = self.fingerprint()
+            fp = self.ranking_embedder().fingerprint
         except GnoError as err:
             return str(err.details.get("reason") or err.message)
         gen = (fp, vstore.generation(self.host.store))
@@ -129,7 +176,7 @@ class Semantic:
 
     # -- index -------------------------------------------------------------------------------
     def index(self) -> VectorIndex:
-        fp = self.fingerprint()
+        fp = self.ranking_embedder().fingerprint
         store = self.host.store
         gen = vstore.generation(store)
         if self._index is None or self._index.fingerprint != fp or self._index.generation != gen:
@@ -172,7 +219,7 @@ class Semantic:
             idx.ann.save(path)
 
     def embed_query(self, text: str) -> NDArray[np.float32]:
-        return self.embedder().embed_query(text)
+        return self.ranking_embedder().embed_query(text)
 
     def search_chunks(
         self, query: str | NDArray[np.float32], f: DocFilter | None, k: int
@@ -236,15 +283,25 @@ class Semantic:
                 reason=str(err.details.get("reason", err.message)),
             )
         done = vstore.count_embedded(store, fp)
-        stale = sum(n for f, n in vstore.fingerprints(store).items() if f != fp)
+        first = self.first_pass_embedder()
+        first_fp = first.fingerprint if first is not None else None
+        first_done = vstore.count_embedded(store, first_fp) if first_fp is not None else 0
+        stale = sum(n for f, n in vstore.fingerprints(store).items() if f not in (fp, first_fp))
         pending = vstore.count_pending_documents(store, fp, key)
+        ranking = self.ranking_embedder()
         reason = None
         if done < total:
             reason = f"{total - done} of {total} chunks unembedded — run `gno embed`"
+            if ranking is first:
+                reason = (
+                    f"{done} of {total} chunks have {fp.split(':')[0]} vectors; until they all do, `query` ranks "
+                    f"with the {ranking.model_id} first pass re-scored by {fp.split(':')[0]} — `gno embed` "
+                    "(or a running `gno daemon`) adds the rest"
+                )
         elif pending:
             noun = "document" if pending == 1 else "documents"
             reason = f"{pending} {noun} not yet chunked and embedded — run `gno embed`"
-        if stale and not done:
+        if stale and not done and ranking is not first:
             reason = "stored vectors belong to another model; run `gno embed`"
         return VectorStatus(
             model=fp,
@@ -252,8 +309,11 @@ class Semantic:
             total_chunks=total,
             stale_chunks=stale,
             pending_documents=pending,
-            available=done > 0,
+            available=done > 0 or (ranking is first and first_done > 0),
             reason=reason,
+            first_pass_model=first_fp,
+            first_pass_chunks=first_done,
+            ranked_by=ranking.fingerprint if done or ranking is first else None,
         )
 
     def _pending(self, fp: str, collections: Sequence[str]) -> int:
@@ -295,12 +355,16 @@ class Semantic:
         progress: EmbedProgress | None = None,
         lock_wait: float | None = None,
         max_chunks: int | None = None,
+        first_pass_only: bool = False,
     ) -> EmbedResult:
         """Embed every chunk that lacks a vector for the configured model (incremental, resumable).
 
         `max_chunks` bounds one call (the resident owner embeds in short rounds, so the write lease
         is free between rounds and a file saved meanwhile is indexed at once); `pending` then
-        counts what is left, each content not cut into chunks yet counted as one."""
+        counts what is left, each content not cut into chunks yet counted as one. A transformer
+        model with a large backlog gets the static first pass first (`gno.retrieve.first_pass`;
+        in a bounded round, that round is the first pass's: `max_chunks` x its speed-up);
+        `first_pass_only` stops after it when it ran."""
         if batch_size < 1 or batch_size > 1024:
             raise make_error(ErrorCode.VALIDATION, "--batch-size must be between 1 and 1024")
         emb = self.embedder()
@@ -316,12 +380,21 @@ class Semantic:
             from gno.ingest.chunking import ensure_chunks
 
             # chunks are cut here, from the stored content (a bounded round cuts what it can embed)
-            enough = None if max_chunks is None else max(0, max_chunks - self._pending(fp, collections))
+            # the first pass is a whole-index job (every collection: else its vectors could never
+            # cover more chunks than the transformer's and rank)
+            first = self.first_pass_embedder()
+            budget = None if max_chunks is None else max_chunks * (first_pass.SPEEDUP if first else 1)
+            enough = None if budget is None else max(0, budget - self._pending(fp, collections))
             uncut = ensure_chunks(store, self.host.config.chunking, collections, enough=enough).remaining
+            first_done = 0
+            if first is not None and first_pass.worth_it(store, fp, first.fingerprint):
+                first_done = first_pass.run(store, first, _texts, budget=budget)
             total = vstore.count_chunks(store)
             pending_total = self._pending(fp, collections)
             done = 0
-            while max_chunks is None or done < max_chunks:
+            # a bounded round that did first-pass work ends there (the owner's next round goes on)
+            stop = bool(first_done) and (max_chunks is not None or first_pass_only)
+            while not stop and (max_chunks is None or done < max_chunks):
                 want = batch_size * 8 if max_chunks is None else min(batch_size * 8, max_chunks - done)
                 batch = vstore.pending_chunks(store, fp, want, collections)
                 if not batch:
@@ -346,6 +419,8 @@ class Semantic:
 
                 self._index = VectorIndex.load(store, fp)
                 self._attach_ann(self._index, build=True)
+            if first is not None and done:
+                first_pass.retire(store, fp, first.fingerprint, uncut=uncut)
         secs = time.perf_counter() - t0
         return EmbedResult(
             model=emb.model_id,
@@ -356,4 +431,6 @@ class Semantic:
             duration_ms=round(secs * 1000, 1),
             chunks_per_second=round(done / secs, 1) if secs else 0.0,
             dry_run=False,
+            first_pass_model=first.model_id if first_done and first is not None else None,
+            first_pass_embedded=first_done,
         )
