@@ -35,7 +35,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "src"))
+from memory_recall import pct  # noqa: E402  (nearest-rank percentile)
+
 DEFAULT_DATASETS = next(
     (p / "shared" / "datasets" for p in (ROOT.parent, ROOT.parent.parent) if (p / "shared" / "datasets").is_dir()),
     ROOT.parent / "shared" / "datasets",
@@ -44,11 +47,6 @@ DEFAULT_DATASETS = next(
 
 #: the console script beside this interpreter (its cold start is what `gno search` costs an agent)
 GNO = str(Path(sys.executable).with_name("gno"))
-
-
-def pct(values: list[float], p: float) -> float:
-    s = sorted(values)
-    return s[max(0, -(-len(s) * p // 100) - 1)] if s else 0.0
 
 
 def make_export(vault: Path, out: Path, mb: int) -> int:

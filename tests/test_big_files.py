@@ -1,42 +1,24 @@
 """Big files: the `maxFileBytes` cap (named in `gno status` as FILE_TOO_LARGE) and the bounded window
 a search reads of a document, whatever its size.
 
-Real engine and SQLite files in tmp_path; the CLI through click's runner.
+Real engine and SQLite files in tmp_path (the fixture corpus as collection `notes`); the CLI through
+click's runner.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from gno.cli.main import cli
-from gno.config import DEFAULT_MAX_FILE_BYTES, GnoConfig, Settings, load_config, save_config
+from gno.config import DEFAULT_MAX_FILE_BYTES, GnoConfig, load_config, save_config
 from gno.engine import Engine
 from gno.errors import GnoError
 from gno.retrieve.snippets import SNIPPET_WINDOW, pick_snippet
 from gno.store.hits import hit_docs
-
-
-@pytest.fixture
-def notes(tmp_path: Path) -> Path:
-    root = tmp_path / "notes"
-    root.mkdir()
-    (root / "a.md").write_text("# A\n\naardvark notes\n", encoding="utf-8")
-    return root
-
-
-@pytest.fixture
-def engine(settings: Settings, notes: Path) -> Iterator[Engine]:
-    e = Engine(settings)
-    e.init()
-    e.collection_add(str(notes), name="n")
-    e.update()
-    yield e
-    e.close()
 
 
 def set_caps(e: Engine, top: int | None, coll: int | None) -> None:
@@ -81,8 +63,8 @@ def test_a_cap_below_one_byte_is_a_config_error(engine: Engine) -> None:
     assert str(err.value.code) == "CONFIG_INVALID" and "maxFileBytes" in err.value.message
 
 
-def test_an_over_cap_file_is_skipped_and_named_in_status(engine: Engine, notes: Path) -> None:
-    (notes / "export.md").write_text("# Export\n\n" + "zebra line\n" * 300, encoding="utf-8")
+def test_an_over_cap_file_is_skipped_and_named_in_status(engine: Engine, corpus: Path) -> None:
+    (corpus / "export.md").write_text("# Export\n\n" + "zebra line\n" * 300, encoding="utf-8")
     set_caps(engine, top=1000, coll=None)
     r = engine.update().collections[0]
     assert (r.added, r.warnings) == (0, 1)
@@ -91,19 +73,22 @@ def test_an_over_cap_file_is_skipped_and_named_in_status(engine: Engine, notes: 
     }
     assert [h.uri for h in engine.search("zebra").results] == []
     out = CliRunner().invoke(cli, ["status"]).output
-    assert "n/export.md: warning [FILE_TOO_LARGE] 3.23 KB, over the" in out
+    assert "notes/export.md: warning [FILE_TOO_LARGE] 3.23 KB, over the" in out
     body = json.loads(CliRunner().invoke(cli, ["status", "--json"]).output)
     assert [(e["relPath"], e["code"]) for e in body["ingestErrors"]] == [("export.md", "FILE_TOO_LARGE")]
 
     set_caps(engine, top=1000, coll=8192)  # the collection's own cap wins: indexed, the warning clears
     r = engine.update().collections[0]
     assert (r.added, r.warnings, problems(engine)) == (1, 0, {})
-    assert [h.uri for h in engine.search("zebra").results] == ["gno://n/export.md"]
+    assert [h.uri for h in engine.search("zebra").results] == ["gno://notes/export.md"]
 
 
-def test_a_file_growing_over_the_cap_leaves_the_index_and_says_why(engine: Engine, notes: Path) -> None:
+def test_a_file_growing_over_the_cap_leaves_the_index_and_says_why(engine: Engine, corpus: Path) -> None:
+    (corpus / "a.md").write_text("# A\n\naardvark\n", encoding="utf-8")
+    engine.update()
+    assert [h.uri for h in engine.search("aardvark").results] == ["gno://notes/a.md"]
     set_caps(engine, top=None, coll=4096)
-    (notes / "a.md").write_text("# A\n\n" + "aardvark grows\n" * 400, encoding="utf-8")
+    (corpus / "a.md").write_text("# A\n\n" + "aardvark grows\n" * 400, encoding="utf-8")
     r = engine.update().collections[0]
     assert (r.inactivated, r.warnings) == (1, 1)
     assert problems(engine)["a.md"][0] == "FILE_TOO_LARGE"
@@ -114,12 +99,12 @@ def big_note(words_before: int, tail: str) -> str:
     return "---\ntags: [log]\n---\n# Big\n\n" + "filler words here\n" * words_before + tail
 
 
-def test_a_hit_reads_only_the_window_of_a_long_text(engine: Engine, notes: Path) -> None:
+def test_a_hit_reads_only_the_window_of_a_long_text(engine: Engine, corpus: Path) -> None:
     text = big_note(20_000, "platypus at the very end\n")  # ~360 KB, the match past the window
-    (notes / "big.md").write_text(text, encoding="utf-8")
+    (corpus / "big.md").write_text(text, encoding="utf-8")
     engine.update()
     hits = engine.search("platypus").results
-    assert [h.uri for h in hits] == ["gno://n/big.md"]  # BM25 ranks the whole text
+    assert [h.uri for h in hits] == ["gno://notes/big.md"]  # BM25 ranks the whole text
     doc_id = next(iter(engine.store.execute("SELECT id FROM documents WHERE rel_path = 'big.md'")))[0]
     row = hit_docs(engine.store, [doc_id], SNIPPET_WINDOW)[doc_id]
     assert row.truncated and len(row.markdown.encode()) <= SNIPPET_WINDOW and "platypus" not in row.markdown
@@ -127,7 +112,7 @@ def test_a_hit_reads_only_the_window_of_a_long_text(engine: Engine, notes: Path)
     assert (hits[0].snippet, hits[0].line) == ("# Big", 4)
     # a match inside the window is found there, at the note's own line number
     early = big_note(10, "quokka early\n") + "filler words here\n" * 20_000
-    (notes / "early.md").write_text(early, encoding="utf-8")
+    (corpus / "early.md").write_text(early, encoding="utf-8")
     engine.update()
     hit = engine.search("quokka").results[0]
     assert (hit.snippet, hit.line) == ("filler words here\nquokka early\nfiller words here", 16)
@@ -137,10 +122,10 @@ def test_a_hit_reads_only_the_window_of_a_long_text(engine: Engine, notes: Path)
     assert not short.truncated and short.markdown == text
 
 
-def test_a_window_cut_inside_a_character_or_a_line_drops_the_pieces(engine: Engine, notes: Path) -> None:
+def test_a_window_cut_inside_a_character_or_a_line_drops_the_pieces(engine: Engine, corpus: Path) -> None:
     # every line is 3-byte characters, so the window's edge falls inside one
     line = "€" * 99 + "\n"
-    (notes / "euro.md").write_text("# Euro\n\n" + line * 400 + "ibis\n", encoding="utf-8")
+    (corpus / "euro.md").write_text("# Euro\n\n" + line * 400 + "ibis\n", encoding="utf-8")
     engine.update()
     doc_id = next(iter(engine.store.execute("SELECT id FROM documents WHERE rel_path = 'euro.md'")))[0]
     row = hit_docs(engine.store, [doc_id], 1000)[doc_id]
