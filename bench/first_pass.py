@@ -17,7 +17,7 @@ suite's own metrics (nDCG@10 per split) for ``query`` and its BM25 leg:
 
 1. ``first-pass``: right after ``embed(first_pass_only=True)``: static vectors for every chunk,
    no MiniLM vector (query-time MiniLM re-scores the top candidates);
-2. ``partial``: MiniLM vectors for about ``--partial`` of the chunks;
+2. ``partial``: MiniLM vectors for about ``--partial`` of the chunks (one bounded round);
 3. ``done``: MiniLM everywhere (the static vectors retired): today's MiniLM ``query``.
 
 Rule: ``query`` >= its BM25 leg at every moment; ``done`` equals the suite's MiniLM ``query``.
@@ -114,7 +114,9 @@ def score(engine: Any, fts: Any, corpus: Any) -> dict[str, dict[str, float]]:
     return out
 
 
-def run_quality(corpora: list[str], datasets: Path, work: Path, partial: float, tldr_queries: int) -> dict[str, Any]:
+def run_quality(
+    corpora: list[str], datasets: Path, work: Path, partial: float, tldr_queries: int, moments: list[str]
+) -> dict[str, Any]:
     makers = {
         "dwarves": lambda w: suite.corpus_dwarves(datasets, w),
         "nfcorpus": lambda w: suite.corpus_nfcorpus(datasets, w),
@@ -130,27 +132,29 @@ def run_quality(corpora: list[str], datasets: Path, work: Path, partial: float, 
         suite.set_embedder(engine, "minilm")
         suite.memo_query_vectors()
         fts = suite.PlainFts(corpus)
-        row: dict[str, Any] = {}
+        row: dict[str, Any] = results.setdefault(name, {})
         t0 = time.perf_counter()
         r = engine.embed(batch_size=16, first_pass_only=True)
         row["first_pass_s"] = round(time.perf_counter() - t0, 1)
         st = engine.semantic.status()
         suite.log(f"  {name}: first pass {r.first_pass_embedded} chunks in {row['first_pass_s']} s; {st.ranked_by}")
-        row["first-pass"] = score(engine, fts, corpus)
-        half = int(st.total_chunks * partial)
-        t0 = time.perf_counter()
-        if half:
-            engine.embed(batch_size=16, max_chunks=half)
-        # a bounded round ends after first-pass work; this one had none left, so it embedded MiniLM
-        row["partial_chunks"] = engine.semantic.status().embedded_chunks
-        row["partial"] = score(engine, fts, corpus)
-        r = engine.embed(batch_size=16)
-        row["minilm_s"] = round(time.perf_counter() - t0, 1)
-        st = engine.semantic.status()
-        row["done_state"] = {"embedded": st.embedded_chunks, "first_pass": st.first_pass_chunks, "by": st.ranked_by}
-        row["done"] = score(engine, fts, corpus)
-        results[name] = row
-        suite.log(f"  {name}: {json.dumps(row)}")
+        if "first-pass" in moments:
+            row["first-pass"] = score(engine, fts, corpus)
+            suite.log(f"  {name} first-pass: {json.dumps(row['first-pass'])}")
+        if "partial" in moments:
+            engine.embed(batch_size=16, max_chunks=max(1, int(st.total_chunks * partial)))
+            st = engine.semantic.status()
+            row["partial_chunks"] = f"{st.embedded_chunks}/{st.total_chunks}"
+            row["partial"] = score(engine, fts, corpus)
+            suite.log(f"  {name} partial ({row['partial_chunks']} MiniLM): {json.dumps(row['partial'])}")
+        if "done" in moments:
+            t0 = time.perf_counter()
+            engine.embed(batch_size=16)
+            row["minilm_rest_s"] = round(time.perf_counter() - t0, 1)
+            st = engine.semantic.status()
+            row["done_state"] = {"embedded": st.embedded_chunks, "first_pass": st.first_pass_chunks, "by": st.ranked_by}
+            row["done"] = score(engine, fts, corpus)
+            suite.log(f"  {name} done: {json.dumps(row['done'])}")
         engine.close()
     return results
 
@@ -162,7 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--vault", type=Path, default=suite.DEFAULT_DATASETS / "silverbullet-docs")
     ap.add_argument("--datasets", type=Path, default=suite.DEFAULT_DATASETS)
     ap.add_argument("--corpora", default="dwarves")
-    ap.add_argument("--partial", type=float, default=0.5)
+    ap.add_argument("--partial", type=float, default=0.5, help="share of the chunks MiniLM embeds for `partial`")
+    ap.add_argument("--moments", default="first-pass,partial,done")
     ap.add_argument("--tldr-queries", type=int, default=400)
     ap.add_argument("--work", type=Path, default=None, help="where the quality homes go (default: a temp dir)")
     ap.add_argument("--json", type=Path, default=None)
@@ -173,11 +178,13 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(out["time"], indent=1))
     if args.quality:
         work = args.work or Path(tempfile.mkdtemp(prefix="gno-bench-firstpass-q-"))
-        out["quality"] = run_quality(args.corpora.split(","), args.datasets, work, args.partial, args.tldr_queries)
+        moments = args.moments.split(",")
+        corpora = args.corpora.split(",")
+        out["quality"] = run_quality(corpora, args.datasets, work, args.partial, args.tldr_queries, moments)
         print("| corpus | moment | split | bm25 leg | query | query >= bm25 |")
         print("| --- | --- | --- | ---: | ---: | --- |")
         for name, row in out["quality"].items():
-            for moment in ("first-pass", "partial", "done"):
+            for moment in (m for m in ("first-pass", "partial", "done") if m in row):
                 for split in ("tune", "report"):
                     f = row[moment][split]
                     ok = f["query"] >= f["bm25"]
