@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from gno.config import CollectionConfig, GnoConfig
     from gno.evidence.capsule import CapsuleRequest
     from gno.ingest.sync import DocumentProjector, ProgressFn
+    from gno.ledger import Ledger, RequestStatusResult
     from gno.memory.models import AuditResult, RecallResult, RememberResult
     from gno.memory.recall import RecallRequest
     from gno.memory.remember import RememberRequest
@@ -183,6 +184,16 @@ class Engine:
 
         wait = default_wait(self.settings.env) if wait_s is None else wait_s
         return write_lease(self.settings.lease_path, wait, busy_code)
+
+    @property
+    def requests(self) -> Ledger:
+        """The request ledger of retry-safe writes (its own file: it outlives an index rebuild)."""
+        from gno.ledger import Ledger
+
+        return Ledger(self.settings.requests_path)
+
+    def request_status(self, request_id: str) -> RequestStatusResult:
+        return self.requests.status(request_id)
 
     def collection(self, name: str) -> CollectionConfig:
         return self.config.require(name)
@@ -796,11 +807,16 @@ class Engine:
         return capture(self, req)
 
     def update_doc(
-        self, ref: str, content: Any, expected_source_hash: Any, lock_wait: float | None = None
+        self,
+        ref: str,
+        content: Any,
+        expected_source_hash: Any,
+        lock_wait: float | None = None,
+        request_id: str | None = None,
     ) -> DocUpdateResult:
         from gno.writes.edit import update_doc
 
-        return update_doc(self, ref, content, expected_source_hash, lock_wait)
+        return update_doc(self, ref, content, expected_source_hash, lock_wait, request_id)
 
     # -- memory -------------------------------------------------------------------------
     def remember(self, req: RememberRequest, *, semantic: bool = True) -> RememberResult:

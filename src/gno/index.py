@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from contextlib import AbstractContextManager
 
     from gno.config import CollectionConfig, GnoConfig
+    from gno.ledger import Ledger
     from gno.store.db import Store
 
 
@@ -38,7 +39,11 @@ class WriteLease(Protocol):
 
 
 class IndexWriter(IndexReader, WriteLease, Protocol):
-    """What a write path (capture, edit, remember) needs: read, lease, and sync what it wrote."""
+    """What a write path (capture, edit, remember) needs: read, lease, sync what it wrote, and the
+    request ledger its retry-safe writes record their plans and outcomes in."""
+
+    @property
+    def requests(self) -> Ledger: ...
 
     def sync_paths(self, coll: CollectionConfig, rel_paths: set[str]) -> object:
         """Index exactly these paths of the collection now; the caller holds the lease."""

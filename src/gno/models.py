@@ -356,6 +356,15 @@ class CaptureSource(GnoModel):
     date: str | None = None
 
 
+class RequestInfo(GnoModel):
+    """The request ID a write ran under: `replayed` when an earlier attempt had already written."""
+
+    request_id: str
+    status: str  # committed
+    replayed: bool
+    committed_at: str
+
+
 class CaptureResult(GnoModel):
     outcome: str  # created | opened_existing
     uri: str
@@ -366,6 +375,7 @@ class CaptureResult(GnoModel):
     title: str
     source_hash: str
     sync: dict[str, str]
+    request: RequestInfo | None = None
 
 
 class DocUpdateResult(GnoModel):
@@ -375,6 +385,7 @@ class DocUpdateResult(GnoModel):
     previous_source_hash: str
     title: str
     sync: dict[str, str]
+    request: RequestInfo | None = None
 
 
 class HealthResult(GnoModel):

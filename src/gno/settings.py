@@ -75,6 +75,11 @@ class Settings(NamedTuple):
         return _path(self.db_location)
 
     @property
+    def requests_path(self) -> Path:
+        """The request ledger of this index (beside it, and never deleted with it: see `gno.ledger`)."""
+        return self.data_dir / f"index-{self.index_name}.requests.sqlite"
+
+    @property
     def lease_path(self) -> Path:
         return self.data_dir / f"index-{self.index_name}.write.lock"
 

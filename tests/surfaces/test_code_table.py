@@ -8,11 +8,24 @@ from __future__ import annotations
 
 from gno.errors import ERROR_TABLE, ErrorCode
 
-from . import test_contract, test_contract_cli_only, test_contract_codes, test_contract_http, test_contract_service
+from . import (
+    test_contract,
+    test_contract_cli_only,
+    test_contract_codes,
+    test_contract_http,
+    test_contract_requests,
+    test_contract_service,
+)
 from .code_table import ALL, TABLE, pairs
 from .drive import DRIVEN
 
-CASE_MODULES = (test_contract_codes, test_contract_cli_only, test_contract_http, test_contract_service)
+CASE_MODULES = (
+    test_contract_codes,
+    test_contract_cli_only,
+    test_contract_http,
+    test_contract_requests,
+    test_contract_service,
+)
 
 
 def _driven() -> set[tuple[ErrorCode, str]]:

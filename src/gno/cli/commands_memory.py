@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gno.cli.contract import invoke
-from gno.cli.main import json_option, lock_wait_option, no_wait_option, run
+from gno.cli.main import json_option, lock_wait_option, no_wait_option, request_id_option, run
 
 if TYPE_CHECKING:
     from gno.config import Settings
@@ -59,6 +59,7 @@ def _receipt(path: str | None) -> Any:
 @click.option("--source", default=None, help="Free-text evidence for the fact (recorded).")
 @identity_options[0]
 @identity_options[1]
+@request_id_option
 @lock_wait_option
 @no_wait_option
 @json_option
@@ -78,6 +79,7 @@ def remember(
     source: str | None,
     caller: str | None,
     session: str | None,
+    request_id: str | None,
     lock_wait: str | None,
     no_wait: bool,
     as_json: bool,
@@ -100,7 +102,7 @@ def remember(
             "decision": dec,
             "predecessor_uri": supersede or predecessor_uri,
         }
-        opts.update(predecessor_hash=predecessor_hash, derived_from=derived_from, source=source)
+        opts.update(predecessor_hash=predecessor_hash, derived_from=derived_from, source=source, request_id=request_id)
         return {"text": text, "scopes": scopes, "caller": c, "session": s, **opts, "receipt": _receipt(receipt)}
 
     invoke(ctx, as_json, "remember", fields, render_remember, lock_wait=lock_wait, no_wait=no_wait)
@@ -117,6 +119,8 @@ def render_remember(r: RememberResult) -> None:
         click.echo(f"(matching: {r.matching.mode}, threshold {r.matching.threshold})")
     elif r.record is not None:
         verb = {"existing": "Already known", "added": "Added", "superseded": "Superseded"}[r.outcome]
+        if r.request is not None and r.request.replayed:
+            verb += f" (replayed: request {r.request.request_id}, {r.request.committed_at})"
         click.echo(f"{verb}: {r.record.text}")
         click.echo(f"  {r.record.uri}  contentHash {r.record.content_hash}")
 

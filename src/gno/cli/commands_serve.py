@@ -18,11 +18,13 @@ from gno.cli.main import (
     json_option,
     lock_wait_option,
     no_wait_option,
+    request_id_option,
     run,
 )
 
 if TYPE_CHECKING:
     from gno.engine import Engine
+    from gno.ledger import RequestStatusResult
     from gno.models import CaptureResult
 
 
@@ -215,6 +217,7 @@ def mcp_config(ctx: click.Context, target: str, enable_write: bool, install: boo
     show_default=True,
     help="When the path exists: fail, return the existing note, or add a numeric suffix.",
 )
+@request_id_option
 @lock_wait_option
 @no_wait_option
 @json_option
@@ -235,6 +238,7 @@ def capture(
     source_author: str | None,
     source_date: str | None,
     collision_policy: str,
+    request_id: str | None,
     lock_wait: str | None,
     no_wait: bool,
     as_json: bool,
@@ -251,15 +255,33 @@ def capture(
     def fields(e: Engine) -> dict[str, Any]:
         opts: dict[str, Any] = {"collection": collection, "title": title, "path": path, "folder_path": folder_path}
         opts.update(source={k: v for k, v in src.items() if v is not None}, collision_policy=collision_policy)
+        opts["request_id"] = request_id
         tag_list = [t.strip() for item in tags for t in item.split(",") if t.strip()]
         return {"content": text, "tags": tag_list, "caller": e.settings.default_caller(), **opts}
 
     def render(r: CaptureResult) -> None:
         verb = "Captured" if r.outcome == "created" else "Exists"
+        if r.request is not None and r.request.replayed:
+            verb = f"Already captured (request {r.request.request_id}, {r.request.committed_at})"
         click.echo(f"{verb} {r.uri} ({r.docid})\n  {r.abs_path}")
 
     invoke(ctx, as_json, "capture", fields, render, lock_wait=lock_wait, no_wait=no_wait)
 
 
-COMMANDS = [serve, mcp, capture]
+@click.command("request-status")
+@click.argument("request_id")
+@json_option
+@click.pass_context
+def request_status(ctx: click.Context, request_id: str, as_json: bool) -> None:
+    """What became of a write made with --request-id: committed, pending, expired or not_found."""
+
+    def render(r: RequestStatusResult) -> None:
+        click.echo(f"{r.request_id}: {r.status}" + (f" ({r.operation})" if r.operation else ""))
+        if r.result is not None:
+            click.echo(f"  {r.result.uri} ({r.result.docid})  committed {r.committed_at}")
+
+    invoke(ctx, as_json, "request_status", {"request_id": request_id}, render)
+
+
+COMMANDS = [serve, mcp, capture, request_status]
 _ = emit_json

@@ -139,6 +139,12 @@ lock_wait_option = click.option(
     help="How long to wait for the write lease (e.g. 120s, 2m). Default 120s.",
 )
 no_wait_option = click.option("--no-wait", is_flag=True, help="Fail at once if another writer holds the lease.")
+request_id_option = click.option(
+    "--request-id",
+    default=None,
+    metavar="ID",
+    help="Retry-safe write: a retry with the same ID replays the first result and writes nothing.",
+)
 
 
 def lock_wait_seconds(lock_wait: str | None, no_wait: bool) -> float | None:
@@ -156,7 +162,7 @@ COMMAND_MODULES: dict[str, str] = {
     **dict.fromkeys(("embed", "index", "vsearch", "query", "bench"), "commands_retrieve"),
     **dict.fromkeys(("remember", "recall", "audit"), "commands_memory"),
     **dict.fromkeys(("context", "changes", "diff", "impact", "links", "backlinks", "ask"), "commands_evidence"),
-    **dict.fromkeys(("serve", "mcp", "capture"), "commands_serve"),
+    **dict.fromkeys(("serve", "mcp", "capture", "request-status"), "commands_serve"),
     **dict.fromkeys(("agents", "skill"), "commands_agents"),
     "service": "commands_service",
     "daemon": "commands_daemon",

@@ -15,7 +15,8 @@ Names and defaults (one decision per capability, on every surface):
 - `limit` of the retrieval rungs: 10 by default, at most 100; `depth` = fast|balanced|thorough;
 - `ask` verifies by default (`verify: true`; the CLI opts out with `--no-verify`);
 - `context` and `ask` take `budget` in tokens (12000); `context` filters by `collections`;
-- identity (`caller`, `session`) is never an MCP tool argument: it comes from the connection.
+- identity (`caller`, `session`) is never an MCP tool argument: it comes from the connection;
+- the writes (capture, remember, update_doc) take `requestId`: a retry replays, never writes twice.
 """
 
 from __future__ import annotations
@@ -68,6 +69,16 @@ _REMEMBER_ERRORS = (
     E.MEMORY_FENCED_DERIVED,
     E.MEMORY_WRITE_LEASE_BUSY,
     E.MEMORY_SYNC_FAILED,
+)
+#: codes of a write made with a request ID (retry-safe writes)
+_REQUEST = (
+    E.REQUEST_ID_INVALID,
+    E.REQUEST_ID_CONFLICT,
+    E.REQUEST_EXPIRED,
+    E.REQUEST_PENDING,
+    E.REQUEST_RECOVERY_CONFLICT,
+    E.REQUEST_CAPACITY_EXHAUSTED,
+    E.REQUEST_LEDGER_UNAVAILABLE,
 )
 _REF = (E.NOT_FOUND, E.INVALID_REF)
 _QUERY = (E.INVALID_QUERY, E.COLLECTION_NOT_FOUND)
@@ -209,7 +220,7 @@ CAPABILITIES: tuple[Capability, ...] = (
         ("POST", "/api/memory/remember"),
         "remember",
         "memory",
-        _REMEMBER_ERRORS,
+        (*_REMEMBER_ERRORS, *_REQUEST),
         write=True,
         identity=("caller", "session"),
         created=("added", "superseded"),
@@ -221,7 +232,7 @@ CAPABILITIES: tuple[Capability, ...] = (
         ("POST", "/api/capture"),
         "capture",
         "write",
-        (E.COLLECTION_NOT_FOUND, E.DUPLICATE, E.CAPTURE_SYNC_FAILED),
+        (E.COLLECTION_NOT_FOUND, E.DUPLICATE, E.CAPTURE_SYNC_FAILED, *_REQUEST),
         write=True,
         identity=("caller",),
         created=("created",),
@@ -233,9 +244,18 @@ CAPABILITIES: tuple[Capability, ...] = (
         ("PUT", "/api/docs/{ref}"),
         None,
         "write",
-        (*_REF, E.CONFLICT),
+        (*_REF, E.CONFLICT, *_REQUEST),
         write=True,
         tool=None,
+    ),
+    Capability(
+        "request_status",
+        "documents:RequestStatusRequest",
+        "gno.ledger:RequestStatusResult",
+        ("GET", "/api/requests/{request_id}"),
+        "request-status",
+        "write",
+        (E.REQUEST_ID_INVALID, E.REQUEST_LEDGER_UNAVAILABLE),
     ),
     Capability(
         "context",

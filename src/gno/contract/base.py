@@ -94,6 +94,14 @@ def choice(*values: str) -> dict[str, Any]:
     return {"enum": list(values)}
 
 
+#: the request ID of a retry-safe write (checked by the engine: REQUEST_ID_INVALID on every surface)
+REQUEST_ID_DOC = (
+    "Retry-safe write: a retry with the same ID and request replays the first result and writes nothing "
+    "(1-128 of letters, digits, . _ : -)."
+)
+REQUEST_ID_SCHEMA: dict[str, Any] = {"pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"}
+
+
 # -- fragments shared by several requests ----------------------------------------------------
 
 

@@ -1,5 +1,6 @@
 """Requests over the index and its documents: status, collections, update, get, multi_get, ls,
-and the two document writes, capture (a new note) and update_doc (edit a note, hash-checked)."""
+the two document writes, capture (a new note) and update_doc (edit a note, hash-checked), and
+request_status (what became of a retry-safe write)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import AliasChoices, Field, field_validator
 
-from gno.contract.base import CallContext, Request
+from gno.contract.base import REQUEST_ID_DOC, REQUEST_ID_SCHEMA, CallContext, Request
 from gno.models import CaptureSource
 
 if TYPE_CHECKING:
     from gno.engine import Engine
+    from gno.ledger import RequestStatusResult
     from gno.models import (
         CaptureResult,
         CollectionList,
@@ -109,6 +111,7 @@ class CaptureRequest(Request):
         "error", description="What to do when the path exists."
     )
     caller: str | None = Field(None, description="Who captures (recorded; MCP: the connection's client).")
+    request_id: str | None = Field(None, description=REQUEST_ID_DOC, json_schema_extra=REQUEST_ID_SCHEMA)
 
     def run(self, engine: Engine, ctx: CallContext) -> CaptureResult:
         from gno.writes.capture import CaptureRequest as Capture
@@ -125,6 +128,7 @@ class CaptureRequest(Request):
                 collision_policy=self.collision_policy,
                 caller=self.caller,
                 lock_wait=ctx.lock_wait,
+                request_id=self.request_id,
             )
         )
 
@@ -135,6 +139,7 @@ class UpdateDocRequest(Request):
     ref: str = Field(description=REF_DOC + " A bare docid (no #) is accepted: it names a URL path.")
     content: str = Field(description="The new content of the whole file.")
     expected_source_hash: str = Field(description="`sourceHash` of the version that was read.")
+    request_id: str | None = Field(None, description=REQUEST_ID_DOC, json_schema_extra=REQUEST_ID_SCHEMA)
 
     @field_validator("ref")
     @classmethod
@@ -142,4 +147,13 @@ class UpdateDocRequest(Request):
         return v if v.startswith(("#", "gno://")) or "/" in v else "#" + v
 
     def run(self, engine: Engine, ctx: CallContext) -> DocUpdateResult:
-        return engine.update_doc(self.ref, self.content, self.expected_source_hash, ctx.lock_wait)
+        return engine.update_doc(self.ref, self.content, self.expected_source_hash, ctx.lock_wait, self.request_id)
+
+
+class RequestStatusRequest(Request):
+    """What became of a retry-safe write: committed (with what it wrote), pending, expired or not_found."""
+
+    request_id: str = Field(description="The request ID the write was made with.", json_schema_extra=REQUEST_ID_SCHEMA)
+
+    def run(self, engine: Engine, ctx: CallContext) -> RequestStatusResult:
+        return engine.request_status(self.request_id)

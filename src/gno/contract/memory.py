@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field, JsonValue
 
-from gno.contract.base import CallContext, Request, choice
+from gno.contract.base import REQUEST_ID_DOC, REQUEST_ID_SCHEMA, CallContext, Request, choice
 
 if TYPE_CHECKING:
     from gno.engine import Engine
@@ -59,6 +59,7 @@ class RememberRequest(Identity):
     receipt: dict[str, Any] | None = Field(None, description="The latest recall receipt (fences replays).")
     derived_from: list[str] = Field(default_factory=list, description="Declared origins of the text.")
     source: str | None = Field(None, description="Free-text evidence for the fact (recorded).")
+    request_id: str | None = Field(None, description=REQUEST_ID_DOC, json_schema_extra=REQUEST_ID_SCHEMA)
 
     def run(self, engine: Engine, ctx: CallContext) -> RememberResult:
         from gno.memory.remember import RememberRequest as Remember

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from gno.models import EgressLineage, GnoModel
+from gno.models import EgressLineage, GnoModel, RequestInfo
 
 
 class MemoryRecord(GnoModel):
@@ -83,6 +83,7 @@ class RememberResult(GnoModel):
     matching: Matching
     abs_path: str | None = None
     sync: SyncStatus | None = None
+    request: RequestInfo | None = None
 
 
 class AuditFinding(GnoModel):

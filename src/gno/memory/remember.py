@@ -5,12 +5,14 @@ current facts in the same scopes, inside the query; cosine ≥ 0.83 when an embe
 else token Jaccard ≥ 0.5) → `existing` (same normalised text, nothing written) | `candidates`
 (no decision, nothing written) | under the write lease: re-check, verify the predecessor
 (exists, current, same collection, hash matches, not yet superseded), exclusive-create the
-fact file, path-scoped lexical sync, check the `supersedes` edge projected. GNO never
+fact file, path-scoped lexical sync, check the `supersedes` edge projected. With a request ID
+an add or supersede happens at most once however often it is retried (`gno.ledger`). GNO never
 adjudicates a likely match with a model: embeddings only rank candidates.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from gno.errors import ErrorCode, NotFoundError, RuntimeFailure, ValidationError, make_error
 from gno.fsio import exclusive_create
+from gno.ledger import RequestPointer, file_state, maybe_lease
 from gno.memory.contract import materialize, require_identity, require_text, resolve_collection
 from gno.memory.models import Candidate, Matching, RememberResult, SyncStatus
 from gno.memory.receipts import check_fence, parse_receipt
@@ -45,6 +48,7 @@ if TYPE_CHECKING:
 
     from gno.embed.base import Embedder
     from gno.index import IndexWriter
+    from gno.ledger import Tracked
     from gno.store.db import Store
 
 
@@ -62,6 +66,7 @@ class RememberRequest:
     derived_from: Sequence[str] = field(default_factory=list)
     source: str | None = None
     lock_wait: float | None = None
+    request_id: str | None = None
 
 
 def _now() -> str:
@@ -181,6 +186,9 @@ def remember(index: IndexWriter, req: RememberRequest, embedder: Embedder | None
             "supersede needs the predecessor's URI and contentHash (--supersede <uri> --predecessor-hash <hash>)",
             code=ErrorCode.MEMORY_PREDECESSOR_REQUIRED,
         )
+    tracked = _tracked(index, req, coll.name, text, scopes, decision)
+    if tracked is not None and (done := tracked.replay()) is not None:
+        return RememberResult.model_validate(done)
     if index.config.memory_guard:
         from gno.guard import MemoryGuard
         from gno.guard.marker_key import install_key
@@ -197,20 +205,65 @@ def remember(index: IndexWriter, req: RememberRequest, embedder: Embedder | None
         chash = content_hash(text)
     cands, matching = _candidates(index.store, coll.name, scopes, text, chash, embedder, semantic_unavailable)
     exact = next((c for c in cands if c.match == "exact"), None)
-    if exact is not None and decision != "supersede":
+    if exact is not None and decision != "supersede" and tracked is None:
         return RememberResult(outcome="existing", record=exact.record, matching=matching)
     if decision is None:
         return RememberResult(outcome="candidates", candidates=cands, matching=matching)
-    with index.lease(req.lock_wait, ErrorCode.MEMORY_WRITE_LEASE_BUSY):
+    with maybe_lease(tracked, index.lease(req.lock_wait, ErrorCode.MEMORY_WRITE_LEASE_BUSY)):
+        if tracked is not None:
+            if (done := tracked.replay()) is not None:
+                return RememberResult.model_validate(done)
+            plan = tracked.interrupted_plan()
+            if plan is not None:
+                coll_cfg = index.config.require(coll.name)
+                if file_state(coll_cfg.root / plan["relPath"], plan["sha256"]) == "landed":
+                    result = _finish(
+                        index, coll.name, plan["relPath"], plan["supersedes"], Matching.model_validate(plan["matching"])
+                    )
+                    return _committed(tracked, result, replayed=True)
+                tracked.forget()
         if decision == "add":
             again, _ = _candidates(index.store, coll.name, scopes, text, chash, None, semantic_unavailable)
             dup = next((c for c in again if c.match == "exact"), None)
             if dup is not None:
-                return RememberResult(outcome="existing", record=dup.record, matching=matching)
+                existing = RememberResult(outcome="existing", record=dup.record, matching=matching)
+                return existing if tracked is None else _committed(tracked, existing)
         else:
             assert req.predecessor_uri and req.predecessor_hash
             _verify_predecessor(index.store, coll.name, req.predecessor_uri, req.predecessor_hash)
-        return _write(index, coll.name, text, chash, scopes, caller, session, req, decision, matching)
+        result = _write(index, coll.name, text, chash, scopes, caller, session, req, decision, matching, tracked)
+        return result if tracked is None else _committed(tracked, result)
+
+
+def _tracked(
+    index: IndexWriter, req: RememberRequest, coll: str, text: str, scopes: list[str], decision: str | None
+) -> Tracked | None:
+    """The request ID's tracker (None: no ID); an ID needs a decision (a proposal writes nothing)."""
+    if req.request_id is None:
+        return None
+    if decision is None:
+        raise ValidationError(
+            "a request ID names a write: give --add or --supersede with it (a proposal writes nothing)",
+            code=ErrorCode.REQUEST_ID_INVALID,
+            details={"requestId": str(req.request_id)[:140]},
+        )
+    intent = {
+        "collection": coll,
+        "text": normalize_text(text),
+        "scopes": scopes,
+        "decision": decision,
+        "predecessorUri": (req.predecessor_uri or "").strip() or None,
+        "predecessorHash": (req.predecessor_hash or "").strip().lower() or None,
+        "source": req.source,
+    }
+    return index.requests.track(req.request_id, "remember", intent)
+
+
+def _committed(tracked: Tracked, result: RememberResult, *, replayed: bool = False) -> RememberResult:
+    assert result.record is not None
+    rec = result.record
+    pointer = RequestPointer(uri=rec.uri, docid=rec.docid, content_hash=rec.content_hash)
+    return RememberResult.model_validate(tracked.commit(result, pointer, replayed=replayed))
 
 
 def _write(
@@ -224,6 +277,7 @@ def _write(
     req: RememberRequest,
     decision: str,
     matching: Matching,
+    tracked: Tracked | None = None,
 ) -> RememberResult:
     coll = index.config.require(coll_name)
     created = _now()
@@ -243,10 +297,13 @@ def _write(
         chash=chash,
         source=req.source,
         supersedes=supersedes,
-    )
+    ).encode("utf-8")
     path = coll.root / rel
+    if tracked is not None:
+        plan = {"relPath": rel, "sha256": hashlib.sha256(body).hexdigest(), "supersedes": supersedes}
+        tracked.plan({**plan, "matching": matching.dump()})
     try:
-        exclusive_create(path, body.encode("utf-8"))
+        exclusive_create(path, body)
     except FileExistsError as exc:
         raise RuntimeFailure(f"fact file {path} already exists", code=ErrorCode.MEMORY_SYNC_FAILED) from exc
     except OSError as exc:
@@ -255,6 +312,13 @@ def _write(
             code=ErrorCode.MEMORY_SYNC_FAILED,
             details={"absPath": str(path)},
         ) from exc
+    return _finish(index, coll_name, rel, supersedes, matching)
+
+
+def _finish(index: IndexWriter, coll_name: str, rel: str, supersedes: list[str], matching: Matching) -> RememberResult:
+    """Index the fact file just written (the caller holds the lease) and check what it supersedes."""
+    coll = index.config.require(coll_name)
+    path = coll.root / rel
     try:
         index.sync_paths(coll, {rel})
     except Exception as exc:  # noqa: BLE001 - the file is kept; the index lags

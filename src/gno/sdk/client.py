@@ -19,6 +19,7 @@ from gno.contract.base import parse
 from gno.models import GnoModel
 
 if TYPE_CHECKING:
+    from gno.ledger import RequestStatusResult
     from gno.memory.models import RecallResult, RememberResult
     from gno.models import (
         AskResult,
@@ -152,9 +153,14 @@ class Client:
     def capture(self, content: str, **options: Any) -> CaptureResult:
         return cast("CaptureResult", self.call("capture", content=content, caller=self.caller, **options))
 
-    def update_doc(self, ref: str, content: str, expected_source_hash: str) -> DocUpdateResult:
+    def update_doc(
+        self, ref: str, content: str, expected_source_hash: str, *, request_id: str | None = None
+    ) -> DocUpdateResult:
         fields = {"ref": ref, "content": content, "expected_source_hash": expected_source_hash}
-        return cast("DocUpdateResult", self.call("update_doc", **fields))
+        return cast("DocUpdateResult", self.call("update_doc", **fields, request_id=request_id))
+
+    def request_status(self, request_id: str) -> RequestStatusResult:
+        return cast("RequestStatusResult", self.call("request_status", request_id=request_id))
 
     def context(self, goal: str, **options: Any) -> Capsule:
         return cast("Capsule", self.call("context", goal=goal, **options))

@@ -61,8 +61,9 @@ class HTTPTransport:
 
         method, path = cap.http
         wire = req.model_dump(mode="json", by_alias=True, exclude_none=True)
-        for field in [p for p in cap.request_model.model_fields if "{" + p + "}" in path]:
-            path = path.replace("{" + field + "}", quote(str(wire.pop(field)), safe="/:"))
+        for field, info in cap.request_model.model_fields.items():
+            if "{" + field + "}" in path:  # a path field by its python name, its value by its wire name
+                path = path.replace("{" + field + "}", quote(str(wire.pop(info.alias or field)), safe="/:"))
         get = method == "GET"
         try:
             resp = self.http.request(method, path, params=wire if get else None, json=None if get else wire)

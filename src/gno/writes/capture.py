@@ -6,12 +6,14 @@ writers can never both create it), under the write lease, and synced before retu
 receipt's URI is retrievable at once. Collision policies: `error` (DUPLICATE), `open_existing`
 (return the note already there), `create_with_suffix` (`-2`, `-3`, …). A target whose real
 path leaves the collection (through a symlinked folder) is refused before anything is made.
+With a request ID the capture happens at most once however often it is retried (`gno.ledger`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -22,12 +24,14 @@ from gno.confine import confined
 from gno.errors import ErrorCode, RuntimeFailure, ValidationError, make_error
 from gno.fsio import exclusive_create
 from gno.ingest.walker import Matcher
+from gno.ledger import RequestPointer, file_state, maybe_lease
 from gno.models import CaptureResult, CaptureSource
 from gno.store import documents as docs
 
 if TYPE_CHECKING:
     from gno.config import CollectionConfig, GnoConfig
     from gno.index import IndexWriter
+    from gno.ledger import Tracked
 
 SOURCE_KINDS = ("direct", "web", "email", "meeting", "chat", "file", "api", "unknown")
 COLLISION_POLICIES = ("error", "open_existing", "create_with_suffix")
@@ -46,6 +50,7 @@ class CaptureRequest:
     collision_policy: str = "error"
     caller: str | None = None
     lock_wait: float | None = None
+    request_id: str | None = None
 
 
 def slugify(text: str) -> str:
@@ -130,14 +135,40 @@ def capture(index: IndexWriter, req: CaptureRequest) -> CaptureResult:
             details={"field": "path", "collection": coll.name, "path": rel},
         )
     data = (_frontmatter(req, title, at) + body).encode("utf-8")
-    with index.lease(req.lock_wait):
+    tracked = None
+    if req.request_id is not None:
+        intent = {
+            "collection": coll.name,
+            "path": req.path,
+            "folder": req.folder,
+            "title": title,
+            "tags": list(req.tags),
+            "source": (req.source or CaptureSource(kind="direct")).dump(),
+            "collisionPolicy": req.collision_policy,
+            "contentSha256": hashlib.sha256(body.encode("utf-8")).hexdigest(),
+        }
+        tracked = index.requests.track(req.request_id, "capture", intent)
+        if (done := tracked.replay()) is not None:
+            return CaptureResult.model_validate(done)
+    with maybe_lease(tracked, index.lease(req.lock_wait)):
+        if tracked is not None:
+            if (done := tracked.replay()) is not None:
+                return CaptureResult.model_validate(done)
+            plan = tracked.interrupted_plan()
+            if plan is not None:
+                if file_state(confined(coll.root, plan["relPath"], action="capture into"), plan["sha256"]) == "landed":
+                    return _committed(tracked, _indexed(index, coll, plan["relPath"], "created"), replayed=True)
+                tracked.forget()
         target, outcome = rel, "created"
         n = 1
         while True:
             path = coll.root / target
             try:
                 # a folder symlink on the way must not carry the note out of the collection
-                exclusive_create(confined(coll.root, target, action="capture into"), data)
+                dest = confined(coll.root, target, action="capture into")
+                if tracked is not None and not os.path.lexists(dest):
+                    tracked.plan({"relPath": target, "sha256": hashlib.sha256(data).hexdigest()})
+                exclusive_create(dest, data)
                 break
             except FileExistsError:
                 if req.collision_policy == "error":
@@ -155,21 +186,28 @@ def capture(index: IndexWriter, req: CaptureRequest) -> CaptureResult:
                 target = f"{stem}-{n}.md"
             except OSError as exc:
                 raise RuntimeFailure(f"cannot write {path}: {exc}") from exc
-        try:
-            index.sync_paths(coll, {target})
-        except Exception as exc:  # noqa: BLE001 - the note is on disk; the index lags
-            raise RuntimeFailure(
-                f"note written to {path} but the index sync failed ({exc}); run `gno update`",
-                code=ErrorCode.CAPTURE_SYNC_FAILED,
-                details={"absPath": str(path)},
-            ) from exc
-        row = docs.doc_by_path(index.store, coll.name, target)
-        if row is None or not row.active:
-            raise RuntimeFailure(
-                f"note written to {path} but it is not indexed; run `gno update`",
-                code=ErrorCode.CAPTURE_SYNC_FAILED,
-                details={"absPath": str(path)},
-            )
+        result = _indexed(index, coll, target, outcome)
+        return result if tracked is None else _committed(tracked, result)
+
+
+def _indexed(index: IndexWriter, coll: CollectionConfig, target: str, outcome: str) -> CaptureResult:
+    """Index the note just written (the caller holds the lease) and describe it."""
+    path = coll.root / target
+    try:
+        index.sync_paths(coll, {target})
+    except Exception as exc:  # noqa: BLE001 - the note is on disk; the index lags
+        raise RuntimeFailure(
+            f"note written to {path} but the index sync failed ({exc}); run `gno update`",
+            code=ErrorCode.CAPTURE_SYNC_FAILED,
+            details={"absPath": str(path)},
+        ) from exc
+    row = docs.doc_by_path(index.store, coll.name, target)
+    if row is None or not row.active:
+        raise RuntimeFailure(
+            f"note written to {path} but it is not indexed; run `gno update`",
+            code=ErrorCode.CAPTURE_SYNC_FAILED,
+            details={"absPath": str(path)},
+        )
     return CaptureResult(
         outcome=outcome,
         uri=row.uri,
@@ -181,3 +219,8 @@ def capture(index: IndexWriter, req: CaptureRequest) -> CaptureResult:
         source_hash=row.source_hash,
         sync={"status": "completed"},
     )
+
+
+def _committed(tracked: Tracked, result: CaptureResult, *, replayed: bool = False) -> CaptureResult:
+    pointer = RequestPointer(uri=result.uri, docid=result.docid, source_hash=result.source_hash)
+    return CaptureResult.model_validate(tracked.commit(result, pointer, replayed=replayed))

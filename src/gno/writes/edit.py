@@ -5,7 +5,7 @@ are hashed, and a mismatch is a CONFLICT (409) carrying the current hash, so a c
 is shown instead of overwritten. The write is atomic (temp file, fsync, rename) and re-indexed
 before the response. It goes to the file's real path (an in-root symlink stays a link and its
 target gets the bytes), keeps the file's permission bits, and is refused when that real path
-leaves the collection.
+leaves the collection. With a request ID a retried edit is applied at most once (`gno.ledger`).
 """
 
 from __future__ import annotations
@@ -16,17 +16,25 @@ from typing import TYPE_CHECKING, Any
 from gno.confine import confined
 from gno.errors import ErrorCode, NotFoundError, RuntimeFailure, ValidationError, make_error
 from gno.fsio import atomic_write_bytes
+from gno.ledger import RequestPointer, file_state, maybe_lease
 from gno.models import DocUpdateResult
 from gno.refs import resolve_ref
 from gno.store import documents as docs
 
 if TYPE_CHECKING:
+    from gno.config import CollectionConfig
     from gno.index import IndexWriter
+    from gno.ledger import Tracked
     from gno.store.db import Store
 
 
 def update_doc(
-    index: IndexWriter, ref: str, content: Any, expected_source_hash: Any, lock_wait: float | None = None
+    index: IndexWriter,
+    ref: str,
+    content: Any,
+    expected_source_hash: Any,
+    lock_wait: float | None = None,
+    request_id: str | None = None,
 ) -> DocUpdateResult:
     if not isinstance(content, str):
         raise ValidationError("content must be a string")
@@ -38,16 +46,32 @@ def update_doc(
             "expectedSourceHash (the sourceHash you read, 64 hex) is required",
             details={"field": "expectedSourceHash"},
         )
+    expected = expected_source_hash.strip().lower()
+    data = content.encode("utf-8")
+    new_hash = hashlib.sha256(data).hexdigest()
+    tracked = None
+    if request_id is not None:
+        intent = {"ref": ref.strip(), "expectedSourceHash": expected, "contentSha256": new_hash}
+        tracked = index.requests.track(request_id, "document.update", intent)
+        if (done := tracked.replay()) is not None:
+            return DocUpdateResult.model_validate(done)
     row = _resolve_for_edit(index.store, ref)
     coll = index.config.require(row.collection)
-    with index.lease(lock_wait):
+    with maybe_lease(tracked, index.lease(lock_wait)):
         path = confined(coll.root, row.rel_path, action="edit")
+        if tracked is not None:
+            if (done := tracked.replay()) is not None:
+                return DocUpdateResult.model_validate(done)
+            if tracked.interrupted_plan() is not None:
+                if file_state(path, new_hash, before=expected) == "landed":
+                    return _committed(tracked, _indexed(index, coll, row.rel_path, expected), replayed=True)
+                tracked.forget()
         try:
             current = path.read_bytes()
         except OSError as exc:
             raise make_error(ErrorCode.NOT_FOUND, f"{path} cannot be read: {exc}", {"uri": row.uri}) from exc
         current_hash = hashlib.sha256(current).hexdigest()
-        if current_hash != expected_source_hash.strip().lower():
+        if current_hash != expected:
             raise make_error(
                 ErrorCode.CONFLICT,
                 f"{row.uri} changed since it was read; reload it and apply your edit again",
@@ -57,28 +81,41 @@ def update_doc(
                     "currentSourceHash": current_hash,
                 },
             )
-        data = content.encode("utf-8")
+        if tracked is not None:
+            tracked.plan({"relPath": row.rel_path, "sha256": new_hash, "before": expected})
         try:
             atomic_write_bytes(path, data)
         except OSError as exc:
             raise RuntimeFailure(f"cannot write {path}: {exc}") from exc
-        try:
-            index.sync_paths(coll, {row.rel_path})
-        except Exception as exc:  # noqa: BLE001 - the file is saved; the index lags
-            raise RuntimeFailure(
-                f"saved {path} but the index sync failed ({exc}); run `gno update`",
-                details={"absPath": str(path)},
-            ) from exc
-        new = docs.doc_by_path(index.store, coll.name, row.rel_path)
+        result = _indexed(index, coll, row.rel_path, current_hash)
+        return result if tracked is None else _committed(tracked, result)
+
+
+def _indexed(index: IndexWriter, coll: CollectionConfig, rel_path: str, previous: str) -> DocUpdateResult:
+    """Index the note just saved (the caller holds the lease) and describe it."""
+    path = coll.root / rel_path
+    try:
+        index.sync_paths(coll, {rel_path})
+    except Exception as exc:  # noqa: BLE001 - the file is saved; the index lags
+        raise RuntimeFailure(
+            f"saved {path} but the index sync failed ({exc}); run `gno update`",
+            details={"absPath": str(path)},
+        ) from exc
+    new = docs.doc_by_path(index.store, coll.name, rel_path)
     assert new is not None
     return DocUpdateResult(
         uri=new.uri,
         docid=new.docid,
         source_hash=new.source_hash,
-        previous_source_hash=current_hash,
+        previous_source_hash=previous,
         title=new.title,
         sync={"status": "completed"},
     )
+
+
+def _committed(tracked: Tracked, result: DocUpdateResult, *, replayed: bool = False) -> DocUpdateResult:
+    pointer = RequestPointer(uri=result.uri, docid=result.docid, source_hash=result.source_hash)
+    return DocUpdateResult.model_validate(tracked.commit(result, pointer, replayed=replayed))
 
 
 def _resolve_for_edit(store: Store, ref: str) -> docs.DocRow:
