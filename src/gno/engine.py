@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from gno.evidence.capsule import CapsuleRequest
     from gno.ingest.sync import DocumentProjector, ProgressFn
     from gno.ledger import Ledger, RequestStatusResult
-    from gno.memory.models import AuditResult, RecallResult, RememberResult
+    from gno.memory.models import AuditResult, MemoryHistoryResult, RecallResult, RememberResult
     from gno.memory.recall import RecallRequest
     from gno.memory.remember import RememberRequest
     from gno.models import (
@@ -862,6 +862,11 @@ class Engine:
             return recall(self, req, None, reason)
         leg = lambda q, f, k: [d for d, _, _ in self.semantic.search_docs(q, f, k)]  # noqa: E731
         return recall(self, req, leg)
+
+    def memory_history(self, uri: str) -> MemoryHistoryResult:
+        from gno.memory.timeline import history
+
+        return history(self, uri)
 
     def audit(self, collection: str | None = None, max_findings: int = 100) -> AuditResult:
         from gno.memory.audit import audit_memory

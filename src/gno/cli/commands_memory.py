@@ -15,7 +15,7 @@ from gno.cli.main import json_option, lock_wait_option, no_wait_option, request_
 if TYPE_CHECKING:
     from gno.config import Settings
     from gno.engine import Engine
-    from gno.memory.models import AuditResult, RecallResult, RememberResult
+    from gno.memory.models import AuditResult, MemoryHistoryResult, RecallResult, RememberResult
 
 identity_options = [
     click.option("--caller", default=None, help="Caller identity (default $GNO_MEMORY_CALLER or cli:<user>)."),
@@ -57,6 +57,7 @@ def _receipt(path: str | None) -> Any:
 @click.option("--receipt", default=None, metavar="FILE", help="A saved `gno recall --json` output (or its receipt).")
 @click.option("--derived-from", "derived_from", multiple=True, help="Declared origin of the text (repeatable).")
 @click.option("--source", default=None, help="Free-text evidence for the fact (recorded).")
+@click.option("--valid-from", default=None, metavar="DATE", help="When the fact became true (ISO date or date-time).")
 @identity_options[0]
 @identity_options[1]
 @request_id_option
@@ -77,6 +78,7 @@ def remember(
     receipt: str | None,
     derived_from: tuple[str, ...],
     source: str | None,
+    valid_from: str | None,
     caller: str | None,
     session: str | None,
     request_id: str | None,
@@ -103,6 +105,7 @@ def remember(
             "predecessor_uri": supersede or predecessor_uri,
         }
         opts.update(predecessor_hash=predecessor_hash, derived_from=derived_from, source=source, request_id=request_id)
+        opts["valid_from"] = valid_from
         return {"text": text, "scopes": scopes, "caller": c, "session": s, **opts, "receipt": _receipt(receipt)}
 
     invoke(ctx, as_json, "remember", fields, render_remember, lock_wait=lock_wait, no_wait=no_wait)
@@ -131,6 +134,9 @@ def render_remember(r: RememberResult) -> None:
 @click.option("-c", "--collection", default=None, help="Memory-managed collection (default: the only one).")
 @click.option("--max-facts", default=8, show_default=True, type=int, help="At most this many facts.")
 @click.option("--max-tokens", default=512, show_default=True, type=int, help="Token budget (UTF-8 bytes / 4).")
+@click.option(
+    "--as-of", default=None, metavar="DATE", help="The facts current at this ISO date (its end, UTC) or date-time."
+)
 @identity_options[0]
 @identity_options[1]
 @json_option
@@ -142,6 +148,7 @@ def recall(
     collection: str | None,
     max_facts: int,
     max_tokens: int,
+    as_of: str | None,
     caller: str | None,
     session: str | None,
     as_json: bool,
@@ -151,6 +158,7 @@ def recall(
     def fields(e: Engine) -> dict[str, Any]:
         c, s = _identity(e.settings, caller, session)
         opts: dict[str, Any] = {"collection": collection, "max_facts": max_facts, "max_tokens": max_tokens}
+        opts["as_of"] = as_of
         return {"query": query, "scopes": scopes, "caller": c, "session": s, **opts}
 
     invoke(ctx, as_json, "recall", fields, render_recall)
@@ -161,7 +169,8 @@ def render_recall(r: RecallResult) -> None:
         click.echo(r.hint or "No facts.")
     for f in r.facts:
         click.echo(f"- {f.text}")
-        click.echo(f"    {f.uri}  [{', '.join(f.scopes)}]  {f.created_at}")
+        since = f" (valid from {f.valid_from})" if f.valid_from else ""
+        click.echo(f"    {f.uri}  [{', '.join(f.scopes)}]  {f.created_at}{since}")
     b = r.budget
     click.echo(
         f"({len(r.facts)} facts, {b.used_tokens}/{b.max_tokens} tokens, {b.omitted} omitted; "
@@ -196,4 +205,26 @@ def audit(ctx: click.Context, collection: str | None, max_findings: int, as_json
         ctx.exit(4)
 
 
-COMMANDS = [remember, recall, audit]
+@click.group()
+def memory() -> None:
+    """Facts over time: a fact's supersession chain (`gno recall --as-of DATE` recalls the past)."""
+
+
+@memory.command()
+@click.argument("uri")
+@json_option
+@click.pass_context
+def history(ctx: click.Context, uri: str, as_json: bool) -> None:
+    """The supersession chain through the fact at URI, oldest first, with when each was current."""
+
+    def render(r: MemoryHistoryResult) -> None:
+        for e in r.chain:
+            mark = "*" if e.record.uri == r.uri else " "
+            until = f" until {e.superseded_at}" if e.superseded_at else " (current)"
+            click.echo(f"{mark} {e.current_from}{until}: {e.record.text}")
+            click.echo(f"    {e.record.uri}  recorded {e.record.created_at}")
+
+    invoke(ctx, as_json, "memory_history", {"uri": uri}, render)
+
+
+COMMANDS = [remember, recall, audit, memory]

@@ -160,7 +160,7 @@ COMMAND_MODULES: dict[str, str] = {
     **dict.fromkeys(("init", "collection", "update", "status", "demo"), "commands_core"),
     **dict.fromkeys(("search", "get", "multi-get", "ls"), "commands_read"),
     **dict.fromkeys(("embed", "index", "vsearch", "query", "bench"), "commands_retrieve"),
-    **dict.fromkeys(("remember", "recall", "audit"), "commands_memory"),
+    **dict.fromkeys(("remember", "recall", "audit", "memory"), "commands_memory"),
     **dict.fromkeys(("context", "changes", "diff", "impact", "links", "backlinks", "ask"), "commands_evidence"),
     **dict.fromkeys(("serve", "mcp", "capture", "request-status"), "commands_serve"),
     **dict.fromkeys(("agents", "skill"), "commands_agents"),

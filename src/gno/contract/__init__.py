@@ -226,6 +226,15 @@ CAPABILITIES: tuple[Capability, ...] = (
         created=("added", "superseded"),
     ),
     Capability(
+        "memory_history",
+        "memory:MemoryHistoryRequest",
+        "gno.memory.models:MemoryHistoryResult",
+        ("GET", "/api/memory/history"),
+        "memory history",
+        "memory",
+        (E.NOT_FOUND,),
+    ),
+    Capability(
         "capture",
         "documents:CaptureRequest",
         _M + "CaptureResult",

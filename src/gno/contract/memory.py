@@ -1,4 +1,4 @@
-"""Requests of the memory contract: recall (rung 2) and remember (the fact write path).
+"""Requests of the memory contract: recall (rung 2), remember (the fact write path) and a fact's history.
 
 The engine validates these in the contract's order (identity, text/query, collection, scopes,
 decision/budget) and answers with `MEMORY_*` codes, so the limits below are documented in the
@@ -17,7 +17,7 @@ from gno.contract.base import REQUEST_ID_DOC, REQUEST_ID_SCHEMA, CallContext, Re
 
 if TYPE_CHECKING:
     from gno.engine import Engine
-    from gno.memory.models import RecallResult, RememberResult
+    from gno.memory.models import MemoryHistoryResult, RecallResult, RememberResult
 
 SCOPES_DOC = "Scopes (1–8; letters, digits and . _ : / @ -; at most 64 characters). Required."
 SCOPES_SCHEMA: dict[str, JsonValue] = {"minItems": 1, "maxItems": 8}
@@ -36,6 +36,11 @@ class RecallRequest(Identity):
     collection: str | None = Field(None, description="Memory-managed collection (default: the only one).")
     max_facts: int = Field(8, description="At most this many facts.", json_schema_extra={"minimum": 1})
     max_tokens: int = Field(512, description="Token budget (UTF-8 bytes / 4).", json_schema_extra={"minimum": 1})
+    as_of: str | None = Field(
+        None,
+        description="Recall the facts current at this ISO date (its end, UTC) or date-time instead of now: "
+        "started by then (validFrom, else createdAt) and not yet superseded.",
+    )
 
     def run(self, engine: Engine, ctx: CallContext) -> RecallResult:
         from gno.memory.recall import RecallRequest as Recall
@@ -59,9 +64,19 @@ class RememberRequest(Identity):
     receipt: dict[str, Any] | None = Field(None, description="The latest recall receipt (fences replays).")
     derived_from: list[str] = Field(default_factory=list, description="Declared origins of the text.")
     source: str | None = Field(None, description="Free-text evidence for the fact (recorded).")
+    valid_from: str | None = Field(None, description="When the fact became true (ISO date or date-time), if known.")
     request_id: str | None = Field(None, description=REQUEST_ID_DOC, json_schema_extra=REQUEST_ID_SCHEMA)
 
     def run(self, engine: Engine, ctx: CallContext) -> RememberResult:
         from gno.memory.remember import RememberRequest as Remember
 
         return engine.remember(Remember(**self.fields(), lock_wait=ctx.lock_wait), semantic=ctx.semantic)
+
+
+class MemoryHistoryRequest(Request):
+    """A fact's supersession chain, oldest first, with when each fact was current."""
+
+    uri: str = Field(description="gno:// URI of any fact of the chain.")
+
+    def run(self, engine: Engine, ctx: CallContext) -> MemoryHistoryResult:
+        return engine.memory_history(self.uri)

@@ -112,5 +112,6 @@ def materialize(store: Store, doc_ids: Sequence[int]) -> dict[int, MemoryRecord]
             content_hash=m["contentHash"],
             supersedes=m.get("supersedes") or [],
             source=m.get("source"),
+            valid_from=m.get("validFrom"),
         )
     return out

@@ -21,6 +21,7 @@ class MemoryRecord(GnoModel):
     content_hash: str
     supersedes: list[str] = Field(default_factory=list)
     source: str | None = None
+    valid_from: str | None = None  # the event time, when the caller gave one (`--valid-from`)
 
 
 class MemoryFact(MemoryRecord):
@@ -84,6 +85,19 @@ class RememberResult(GnoModel):
     abs_path: str | None = None
     sync: SyncStatus | None = None
     request: RequestInfo | None = None
+
+
+class HistoryEntry(GnoModel):
+    record: MemoryRecord
+    current_from: str  # validFrom, else createdAt
+    superseded_by: str | None = None
+    superseded_at: str | None = None  # when the successor became current
+
+
+class MemoryHistoryResult(GnoModel):
+    uri: str  # the fact asked about
+    current: str  # the last fact of its chain (the current one, unless the chain ends superseded)
+    chain: list[HistoryEntry]  # oldest first
 
 
 class AuditFinding(GnoModel):

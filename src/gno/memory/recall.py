@@ -7,7 +7,8 @@ With the vector leg present, the lexical leg is filled up to its limit with any-
 the conjunctive ones: the vector leg returns the nearest facts whatever their words, so a
 conjunctive-only lexical leg would only starve the fusion (measured on LoCoMo dialog R@10:
 0.599 → 0.624 together with the smaller k). Budget: at most `maxFacts` facts under `maxTokens` estimated
-tokens (ceil(UTF-8 bytes / 4)); `omitted` counts matched facts that did not fit. An empty
+tokens (ceil(UTF-8 bytes / 4)); `omitted` counts matched facts that did not fit. `asOf` recalls
+the facts that were current at that time instead (`gno.memory.timeline`). An empty
 result carries the same fixed hint on every surface, naming the write path.
 """
 
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from gno.egress import lineage
 from gno.errors import ErrorCode, GnoError, RuntimeFailure, ValidationError
 from gno.memory.contract import materialize, positive_int, require_identity, resolve_collection
+from gno.memory.instants import require_instant
 from gno.memory.models import MemoryFact, RecallBudget, RecallResult, RetrievalInfo
 from gno.memory.receipts import make_receipt
 from gno.memory.records import (
@@ -52,6 +54,7 @@ class RecallRequest:
     collection: str | None = None
     max_facts: Any = MEMORY_RECALL_MAX_FACTS
     max_tokens: Any = MEMORY_RECALL_MAX_TOKENS
+    as_of: Any = None
 
 
 def estimate_tokens(text: str) -> int:
@@ -76,7 +79,11 @@ def recall(
     scopes = validate_scopes(req.scopes)
     max_facts = positive_int(req.max_facts, "maxFacts")
     max_tokens = positive_int(req.max_tokens, "maxTokens")
-    f = DocFilter(collections=[coll.name], memory_scopes=scopes, current_facts_only=True)
+    if req.as_of is None:
+        f = DocFilter(collections=[coll.name], memory_scopes=scopes, current_facts_only=True)
+    else:  # the facts current then (gno.memory.timeline), not now
+        as_of = require_instant(req.as_of, "asOf", end_of_day=True)
+        f = DocFilter(collections=[coll.name], memory_scopes=scopes, as_of=as_of)
     store = index.store
     try:
         bm25_ids: list[int] = []

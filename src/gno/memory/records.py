@@ -1,7 +1,8 @@
 """The fact-file contract: normalisation, hashes, scopes, serialisation and validation.
 
 One fact per markdown file at `facts/<YYYY-MM-DD>/mem-<16 hex>.md`, front matter `memory`
-block (`recordId, scopes, caller, session, createdAt, contentHash`, optional `source`), a
+block (`recordId, scopes, caller, session, createdAt, contentHash`, optional `source` and
+`validFrom`, the event time when the caller knows it), a
 successor's `relations.supersedes` with its predecessor's URI, body = the fact text. Files are
 canonical: a hand-edited file that breaks the contract is reported (never repaired) and left
 out of recall, while staying an ordinary document for search.
@@ -18,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from gno.errors import ErrorCode, ValidationError
+from gno.memory.instants import parse_instant, start_of
 
 MEMORY_CANDIDATE_POOL = 16
 MEMORY_SEMANTIC_LIKELY_THRESHOLD = 0.83
@@ -167,6 +169,7 @@ def serialize_fact(
     chash: str,
     source: str | None = None,
     supersedes: list[str] | None = None,
+    valid_from: str | None = None,
 ) -> str:
     norm = normalize_text(text)
     lines = [
@@ -180,6 +183,8 @@ def serialize_fact(
         f"  createdAt: {_q(created_at)}",
         f"  contentHash: {_q(chash)}",
     ]
+    if valid_from:
+        lines.append(f"  validFrom: {_q(valid_from)}")
     if source:
         lines.append(f"  source: {_q(source)}")
     if supersedes:
@@ -260,6 +265,9 @@ def check_record(frontmatter: dict[str, Any] | None, body: str) -> RecordCheck:
         elif not isinstance(rel, dict):
             diags.append("MEMORY_SUPERSEDES_INVALID")
     source = mem.get("source")
+    valid_from = mem.get("validFrom")
+    if valid_from is not None and parse_instant(valid_from) is None:
+        diags.append("MEMORY_VALID_FROM_INVALID")
     rid_s = rid if isinstance(rid, str) else None
     chash_s = chash if isinstance(chash, str) else None
     meta: dict[str, Any] = {
@@ -273,5 +281,7 @@ def check_record(frontmatter: dict[str, Any] | None, body: str) -> RecordCheck:
         "contentHash": chash if isinstance(chash, str) else None,
         "supersedes": supersedes,
         "source": source if isinstance(source, str) else None,
+        "validFrom": parse_instant(valid_from),
     }
+    meta["startAt"] = start_of(meta)  # when the fact starts being current (`recall --as-of`)
     return RecordCheck(not diags, diags, rid_s, chash_s, scopes, meta)

@@ -22,6 +22,7 @@ from gno.errors import ErrorCode, NotFoundError, RuntimeFailure, ValidationError
 from gno.fsio import exclusive_create
 from gno.ledger import RequestPointer, file_state, maybe_lease
 from gno.memory.contract import materialize, require_identity, require_text, resolve_collection
+from gno.memory.instants import require_instant
 from gno.memory.models import Candidate, Matching, RememberResult, SyncStatus
 from gno.memory.receipts import check_fence, parse_receipt
 from gno.memory.records import (
@@ -67,6 +68,7 @@ class RememberRequest:
     source: str | None = None
     lock_wait: float | None = None
     request_id: str | None = None
+    valid_from: str | None = None
 
 
 def _now() -> str:
@@ -179,6 +181,8 @@ def remember(index: IndexWriter, req: RememberRequest, embedder: Embedder | None
             code=ErrorCode.MEMORY_DECISION_INVALID,
         )
     chash = content_hash(text)
+    if req.valid_from is not None:
+        req.valid_from = require_instant(req.valid_from, "validFrom")
     receipt = parse_receipt(req.receipt) if req.receipt is not None else None
     check_fence(chash, receipt, [str(x) for x in req.derived_from or []])
     if decision == "supersede" and not (req.predecessor_uri and req.predecessor_hash):
@@ -255,6 +259,7 @@ def _tracked(
         "predecessorUri": (req.predecessor_uri or "").strip() or None,
         "predecessorHash": (req.predecessor_hash or "").strip().lower() or None,
         "source": req.source,
+        "validFrom": req.valid_from,
     }
     return index.requests.track(req.request_id, "remember", intent)
 
@@ -297,6 +302,7 @@ def _write(
         chash=chash,
         source=req.source,
         supersedes=supersedes,
+        valid_from=req.valid_from,
     ).encode("utf-8")
     path = coll.root / rel
     if tracked is not None:

@@ -20,7 +20,7 @@ from gno.models import GnoModel
 
 if TYPE_CHECKING:
     from gno.ledger import RequestStatusResult
-    from gno.memory.models import RecallResult, RememberResult
+    from gno.memory.models import MemoryHistoryResult, RecallResult, RememberResult
     from gno.models import (
         AskResult,
         Capsule,
@@ -149,6 +149,9 @@ class Client:
 
     def remember(self, text: str, **options: Any) -> RememberResult:
         return cast("RememberResult", self.call("remember", text=text, **options))
+
+    def memory_history(self, uri: str) -> MemoryHistoryResult:
+        return cast("MemoryHistoryResult", self.call("memory_history", uri=uri))
 
     def capture(self, content: str, **options: Any) -> CaptureResult:
         return cast("CaptureResult", self.call("capture", content=content, caller=self.caller, **options))

@@ -37,6 +37,7 @@ class DocFilter(NamedTuple):
     memory_scopes: Sequence[str] = ()  # any-intersection; empty = no scope filter
     current_facts_only: bool = False  # valid memory records with no active successor
     doc_ids: Sequence[int] | None = None
+    as_of: str | None = None  # valid memory records current at this UTC instant (see gno.memory.timeline)
 
 
 class BM25Hit(NamedTuple):
@@ -76,6 +77,18 @@ def filter_sql(f: DocFilter, alias: str = "d") -> tuple[str, list[Any]]:
             f"JOIN memory_records sr ON sr.doc_id = s.id AND sr.valid = 1 "
             f"WHERE e.edge_type = 'supersedes' AND e.target_uri = {alias}.uri)"
         )
+    if f.as_of is not None:
+        start = "COALESCE(json_extract({0}.meta_json, '$.startAt'), json_extract({0}.meta_json, '$.createdAt'))"
+        sql.append(
+            f"EXISTS (SELECT 1 FROM memory_records mr WHERE mr.doc_id = {alias}.id AND mr.valid = 1 "
+            f"AND {start.format('mr')} <= ?)"
+        )
+        sql.append(
+            "NOT EXISTS (SELECT 1 FROM doc_edges e JOIN documents s ON s.id = e.doc_id AND s.active = 1 "
+            f"JOIN memory_records sr ON sr.doc_id = s.id AND sr.valid = 1 "
+            f"WHERE e.edge_type = 'supersedes' AND e.target_uri = {alias}.uri AND {start.format('sr')} <= ?)"
+        )
+        params += [f.as_of, f.as_of]
     if f.doc_ids is not None:
         ids = list(f.doc_ids) or [-1]
         sql.append(f"{alias}.id IN ({','.join('?' * len(ids))})")
@@ -101,7 +114,9 @@ def bm25_search(store: Store, expr: str, f: DocFilter, limit: int) -> list[BM25H
 
 def _window_may_answer(f: DocFilter) -> bool:
     """No filter, or only collections: the conditions a window's rows can be tested against."""
-    return not (f.tags_any or f.tags_all or f.memory_scopes or f.current_facts_only or f.doc_ids is not None)
+    return not (
+        f.tags_any or f.tags_all or f.memory_scopes or f.current_facts_only or f.doc_ids is not None or f.as_of
+    )
 
 
 def _window_sql(where: str, *, bounded: bool) -> str:
