@@ -166,6 +166,7 @@ COMMAND_MODULES: dict[str, str] = {
     **dict.fromkeys(("agents", "skill"), "commands_agents"),
     "service": "commands_service",
     "daemon": "commands_daemon",
+    "completion": "commands_completion",
 }
 
 
