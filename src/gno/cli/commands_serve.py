@@ -57,6 +57,16 @@ def guard_options(fn: Any) -> Any:
     )(fn)
 
 
+tool_profile_option = click.option(
+    "--tool-profile",
+    type=click.Choice(["core", "full"]),
+    default="full",
+    show_default=True,
+    help="MCP tools: core (query, search, get, multi_get, context, changes, recall; capture and remember "
+    "with writes) or full (every tool).",
+)
+
+
 def warn_exposed(host: str, allowed_hosts: tuple[str, ...]) -> None:
     """Plain HTTP off loopback, and a non-loopback bind that names no Host clients could use."""
     warn_plain_http(host)
@@ -75,6 +85,7 @@ def warn_exposed(host: str, allowed_hosts: tuple[str, ...]) -> None:
 )
 @guard_options
 @click.option("--enable-write", is_flag=True, help="Enable the MCP write tools at /mcp (or GNO_MCP_ENABLE_WRITE=1).")
+@tool_profile_option
 @click.option("--no-watch", is_flag=True, help="Do not watch the collections (the index then needs `gno update`).")
 @resident_options
 @json_option
@@ -88,6 +99,7 @@ def serve(
     allowed_origins: tuple[str, ...],
     allowed_hosts: tuple[str, ...],
     enable_write: bool,
+    tool_profile: str,
     no_watch: bool,
     as_json: bool,
     **resident: Any,
@@ -103,6 +115,7 @@ def serve(
     argv += [a for o in allowed_origins for a in ("--allowed-origin", o)]
     argv += [a for h in allowed_hosts for a in ("--allowed-host", h)]
     argv += [f for f, on in (("--enable-write", enable_write), ("--no-watch", no_watch)) if on]
+    argv += ["--tool-profile", tool_profile] if tool_profile != "full" else []
     if resident_lifecycle(ctx, "serve", argv, as_json, resident):
         return
 
@@ -135,6 +148,7 @@ def serve(
         allowed_origins=allowed_origins,
         allowed_hosts=allowed_hosts,
         enable_write=enable_write or engine.settings.flag("GNO_MCP_ENABLE_WRITE"),
+        tool_profile=tool_profile,
     )
     warn_exposed(host, allowed_hosts)
     url = f"http://{host}:{bound_port(sock)}/"
@@ -148,8 +162,9 @@ def serve(
 
 @click.group(invoke_without_command=True)
 @click.option("--enable-write", is_flag=True, help="Enable the write tools (or GNO_MCP_ENABLE_WRITE=1).")
+@tool_profile_option
 @click.pass_context
-def mcp(ctx: click.Context, enable_write: bool) -> None:
+def mcp(ctx: click.Context, enable_write: bool, tool_profile: str) -> None:
     """Run the MCP server over stdio (read tools; writes with --enable-write)."""
     if ctx.invoked_subcommand is not None:
         return
@@ -162,6 +177,7 @@ def mcp(ctx: click.Context, enable_write: bool) -> None:
         engine,
         enable_write=enable_write or engine.settings.flag("GNO_MCP_ENABLE_WRITE"),
         instance_id=f"stdio:{uuid.uuid4().hex[:12]}",
+        tool_profile=tool_profile,
     )
     srv.run("stdio")
 

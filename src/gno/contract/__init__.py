@@ -318,6 +318,16 @@ CAPABILITIES: tuple[Capability, ...] = (
     ),
 )
 
+#: MCP tool profiles: `core` is what an agent needs every turn (the writes only with writes enabled),
+#: `full` every tool; agents with small tool budgets pick `core` (`gno mcp --tool-profile core`)
+TOOL_PROFILES = ("core", "full")
+CORE = frozenset({"query", "search", "get", "multi_get", "context", "changes", "recall", "capture", "remember"})
+
+
+def in_profile(cap: Capability, profile: str) -> bool:
+    return profile == "full" or cap.name in CORE
+
+
 #: capabilities a surface does not offer, and why (the contract test reads these)
 NO_CLI = {"update_doc": "edit the file itself (editor, Web UI); the CLI has no edit command"}
 NO_MCP = {"update_doc": "agents edit notes in their own editor; MCP writes are remember, capture, update"}

@@ -65,6 +65,7 @@ def create_app(
     allowed_origins: Sequence[str] = (),
     allowed_hosts: Sequence[str] = (),
     enable_write: bool = False,
+    tool_profile: str = "full",
     mcp: bool = True,
     web: bool = True,
 ) -> FastAPI:
@@ -74,7 +75,9 @@ def create_app(
 
         from gno.mcp.server import build_mcp
 
-        mcp_srv = build_mcp(engine, enable_write=enable_write, instance_id=f"http:{uuid.uuid4().hex[:12]}")
+        mcp_srv = build_mcp(
+            engine, enable_write=enable_write, instance_id=f"http:{uuid.uuid4().hex[:12]}", tool_profile=tool_profile
+        )
         # the Host check is HostGuard's, for every route at once (one rule, one --allowed-host list)
         security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
         # json_response: one JSON body per call instead of an SSE stream (no server-initiated messages here)

@@ -8,7 +8,9 @@ structured content is the `{"error": {code, message, details}}` envelope.
 
 Identity is never a tool argument: caller = the client name from the `initialize` handshake,
 session = the Streamable HTTP session id (stdio: one id per server instance). The write set is
-listed only with `--enable-write`; called without it, a write tool answers WRITE_DISABLED.
+listed only with `--enable-write`; called without it, a write tool answers WRITE_DISABLED. The
+`core` tool profile lists only the tools an agent needs every turn (`gno.contract.CORE`); a tool
+outside the server's profile is not listed, and calling it is NOT_FOUND.
 Recall and remember run lexical only here, so a resident server never loads a model per call.
 """
 
@@ -23,7 +25,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from mcp_types import Tool as MCPTool
 
-from gno.contract import BY_TOOL, CAPABILITIES, ToolSpec
+from gno.contract import BY_TOOL, CAPABILITIES, TOOL_PROFILES, ToolSpec, in_profile
 from gno.contract.base import CallContext, parse
 from gno.engine import Engine
 from gno.errors import ErrorCode, GnoError, NotFoundError, ValidationError, from_exception
@@ -64,12 +66,22 @@ def tool_of(spec: ToolSpec) -> MCPTool:
 class GnoMCPServer(MCPServer[Any]):
     """MCPServer whose tools are the capability table (the write set only with writes enabled)."""
 
-    def __init__(self, engine: Engine, *, enable_write: bool, instance_id: str, **kw: Any) -> None:
+    def __init__(
+        self, engine: Engine, *, enable_write: bool, instance_id: str, tool_profile: str = "full", **kw: Any
+    ) -> None:
         super().__init__(**kw)
+        if tool_profile not in TOOL_PROFILES:
+            raise ValidationError(
+                f"tool profile must be one of {', '.join(TOOL_PROFILES)} (got {tool_profile!r})",
+                details={"toolProfile": tool_profile},
+            )
         self.engine = engine
         self.enable_write = enable_write
         self.instance_id = instance_id
-        self._tools = {spec.name: tool_of(spec) for c in CAPABILITIES if (spec := c.mcp_tool())}
+        self.tool_profile = tool_profile
+        self._tools = {
+            spec.name: tool_of(spec) for c in CAPABILITIES if in_profile(c, tool_profile) and (spec := c.mcp_tool())
+        }
 
     async def list_tools(self) -> list[MCPTool]:
         return [t for name, t in self._tools.items() if self.enable_write or not BY_TOOL[name].write]
@@ -85,6 +97,12 @@ class GnoMCPServer(MCPServer[Any]):
             cap = BY_TOOL.get(name)
             if cap is None:
                 raise NotFoundError(f"no tool named {name!r}", details={"tool": name})
+            if name not in self._tools:
+                raise NotFoundError(
+                    f"tool {name!r} is not in the {self.tool_profile} tool profile; start the server with "
+                    "--tool-profile full",
+                    details={"tool": name, "toolProfile": self.tool_profile},
+                )
             if cap.write and not self.enable_write:
                 raise ValidationError(
                     "write tools are disabled: start the server with --enable-write (or GNO_MCP_ENABLE_WRITE=1)",
@@ -131,12 +149,13 @@ def identity(ctx: Context[Any, Any], instance_id: str) -> tuple[str, str]:
     return caller, session or instance_id
 
 
-def build_mcp(engine: Engine, *, enable_write: bool, instance_id: str) -> GnoMCPServer:
+def build_mcp(engine: Engine, *, enable_write: bool, instance_id: str, tool_profile: str = "full") -> GnoMCPServer:
     # log_level WARNING: the SDK configures the root logger; keep embedding apps quiet
     return GnoMCPServer(
         engine,
         enable_write=enable_write,
         instance_id=instance_id,
+        tool_profile=tool_profile,
         name="gno",
         instructions=INSTRUCTIONS,
         log_level="WARNING",
