@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from gno.errors import ErrorCode
+from gno.errors import ErrorCode, RuntimeFailure
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
@@ -48,3 +48,17 @@ class IndexWriter(IndexReader, WriteLease, Protocol):
     def sync_paths(self, coll: CollectionConfig, rel_paths: set[str]) -> object:
         """Index exactly these paths of the collection now; the caller holds the lease."""
         ...
+
+
+def sync_written(index: IndexWriter, coll: CollectionConfig, rel: str, what: str, code: ErrorCode) -> None:
+    """Index the file a write just made (the caller holds the lease); a failure keeps the file, names it
+    and `gno update` (the index lags the file, nothing is lost)."""
+    path = coll.root / rel
+    try:
+        index.sync_paths(coll, {rel})
+    except Exception as exc:  # noqa: BLE001 - the file is kept; the index lags
+        raise RuntimeFailure(
+            f"{what} {path} but the index sync failed ({exc}); run `gno update`",
+            code=code,
+            details={"absPath": str(path)},
+        ) from exc

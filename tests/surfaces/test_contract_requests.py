@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -23,7 +21,9 @@ from gno.writes.capture import CaptureRequest
 
 from .code_table import LOCAL
 from .conftest import CALLER, SCOPE, SESSION, CliRun, McpDriver, SurfaceEnv
-from .drive import DRIVEN, Call, expect_error
+from .drive import DRIVEN, Call
+from .test_contract_codes import Case
+from .test_contract_codes import test_state_error_contract as state_error_contract
 
 RID = "retry-1"
 NOTE = "A note captured once"
@@ -82,15 +82,6 @@ def _damaged(env: SurfaceEnv) -> None:
     env.settings.requests_path.write_bytes(b"not a database, just bytes " * 200)
 
 
-@dataclass(frozen=True)
-class Case:
-    code: E
-    call: Call
-    setup: Callable[[SurfaceEnv], None] | None = None
-    hold: bool = False  # another writer holds the lease during the call
-    environ: dict[str, str] = field(default_factory=dict)
-
-
 OTHER = Call(
     "capture",
     {"content": "Other words", "collection": "notes", "request_id": RID},
@@ -111,7 +102,7 @@ CASES = [
     Case(E.REQUEST_ID_INVALID, PROPOSAL_ID),
     Case(E.REQUEST_ID_CONFLICT, OTHER, _captured),
     Case(E.REQUEST_EXPIRED, CAPTURE, _expired),
-    Case(E.REQUEST_PENDING, CAPTURE, _pending, hold=True, environ={"GNO_LOCK_WAIT": "0.2s"}),
+    Case(E.REQUEST_PENDING, CAPTURE, _pending, hold=lambda env: env.engine.lease(0), environ={"GNO_LOCK_WAIT": "0.2s"}),
     Case(E.REQUEST_RECOVERY_CONFLICT, CAPTURE, _planned_file_changed),
     Case(E.REQUEST_CAPACITY_EXHAUSTED, CAPTURE, _full),
     Case(E.REQUEST_LEDGER_UNAVAILABLE, CAPTURE, _damaged),
@@ -125,15 +116,8 @@ DRIVEN.update((c.code, s) for c in CASES for s in LOCAL)
 def test_request_error_contract(
     case: Case, surface: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for key, value in case.environ.items():  # before the home is built: its settings read them
-        monkeypatch.setenv(key, value)
-    env: SurfaceEnv = request.getfixturevalue("env")
-    if case.setup is not None:
-        case.setup(env)
-    before = env.files()
-    with env.engine.lease(0) if case.hold else contextlib.nullcontext():
-        expect_error(surface, case.call, case.code, request)
-    assert env.files() == before
+    """The state cases' own test (setup, the held lease, every file unchanged after the refusal)."""
+    state_error_contract(case, surface, request, monkeypatch)
 
 
 # -- a retried request replays on every surface ----------------------------------------------------

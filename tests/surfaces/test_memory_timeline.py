@@ -22,6 +22,7 @@ from gno.memory.records import content_hash, fact_rel_path, record_id_for, seria
 from .conftest import CALLER, SCOPE, SESSION, CliRun, McpDriver, SurfaceEnv, read_front_matter
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
+WHO = ("--caller", CALLER, "--session", SESSION)
 
 
 def _iso(t: datetime) -> str:
@@ -172,20 +173,7 @@ def test_history_and_as_of_on_every_surface(surface: str, env: SurfaceEnv, reque
         r = cli("memory", "history", "--json", b.uri)
         assert r.exit_code == 0, r.stdout
         hist = r.json
-        r = cli(
-            "recall",
-            "--json",
-            "--caller",
-            CALLER,
-            "--session",
-            SESSION,
-            "-s",
-            SCOPE,
-            "--as-of",
-            "2030-06-01",
-            "--",
-            "standup",
-        )
+        r = cli("recall", "--json", *WHO, "-s", SCOPE, "--as-of", "2030-06-01", "--", "standup")
         assert r.exit_code == 0, r.stdout
         past = r.json
     elif surface == "mcp":
@@ -215,23 +203,9 @@ def test_history_and_as_of_on_every_surface(surface: str, env: SurfaceEnv, reque
 
 
 def test_a_bad_as_of_or_valid_from_is_validation(env: SurfaceEnv, cli: CliRun) -> None:
-    r = cli("recall", "--json", "--caller", CALLER, "--session", SESSION, "-s", SCOPE, "--as-of", "soon", "--", "x")
+    r = cli("recall", "--json", *WHO, "-s", SCOPE, "--as-of", "soon", "--", "x")
     assert r.exit_code == 1 and r.error_code == "VALIDATION"
-    r = cli(
-        "remember",
-        "--json",
-        "--caller",
-        CALLER,
-        "--session",
-        SESSION,
-        "-s",
-        SCOPE,
-        "--add",
-        "--valid-from",
-        "13/2026",
-        "--",
-        "A fact",
-    )
+    r = cli("remember", "--json", *WHO, "-s", SCOPE, "--add", "--valid-from", "13/2026", "--", "A fact")
     assert r.exit_code == 1 and r.error_code == "VALIDATION"
     assert env.fact_files() == []
     r = cli("memory", "history", "--json", "gno://notes/deploy.md")

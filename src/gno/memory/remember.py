@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from gno.errors import ErrorCode, NotFoundError, RuntimeFailure, ValidationError, make_error
 from gno.fsio import exclusive_create
+from gno.index import sync_written
 from gno.ledger import RequestPointer, file_state, maybe_lease
 from gno.memory.contract import materialize, require_identity, require_text, resolve_collection
 from gno.memory.instants import require_instant
@@ -325,14 +326,7 @@ def _finish(index: IndexWriter, coll_name: str, rel: str, supersedes: list[str],
     """Index the fact file just written (the caller holds the lease) and check what it supersedes."""
     coll = index.config.require(coll_name)
     path = coll.root / rel
-    try:
-        index.sync_paths(coll, {rel})
-    except Exception as exc:  # noqa: BLE001 - the file is kept; the index lags
-        raise RuntimeFailure(
-            f"fact written to {path} but the index sync failed ({exc}); run `gno update`",
-            code=ErrorCode.MEMORY_SYNC_FAILED,
-            details={"absPath": str(path)},
-        ) from exc
+    sync_written(index, coll, rel, "fact written to", ErrorCode.MEMORY_SYNC_FAILED)
     row = docs.doc_by_path(index.store, coll.name, rel)
     rec = materialize(index.store, [row.id]).get(row.id) if row else None
     if rec is None:

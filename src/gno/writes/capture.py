@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from gno.confine import confined
 from gno.errors import ErrorCode, RuntimeFailure, ValidationError, make_error
 from gno.fsio import exclusive_create
+from gno.index import sync_written
 from gno.ingest.walker import Matcher
 from gno.ledger import RequestPointer, file_state, maybe_lease
 from gno.models import CaptureResult, CaptureSource
@@ -193,14 +194,7 @@ def capture(index: IndexWriter, req: CaptureRequest) -> CaptureResult:
 def _indexed(index: IndexWriter, coll: CollectionConfig, target: str, outcome: str) -> CaptureResult:
     """Index the note just written (the caller holds the lease) and describe it."""
     path = coll.root / target
-    try:
-        index.sync_paths(coll, {target})
-    except Exception as exc:  # noqa: BLE001 - the note is on disk; the index lags
-        raise RuntimeFailure(
-            f"note written to {path} but the index sync failed ({exc}); run `gno update`",
-            code=ErrorCode.CAPTURE_SYNC_FAILED,
-            details={"absPath": str(path)},
-        ) from exc
+    sync_written(index, coll, target, "note written to", ErrorCode.CAPTURE_SYNC_FAILED)
     row = docs.doc_by_path(index.store, coll.name, target)
     if row is None or not row.active:
         raise RuntimeFailure(

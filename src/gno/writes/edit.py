@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from gno.confine import confined
 from gno.errors import ErrorCode, NotFoundError, RuntimeFailure, ValidationError, make_error
 from gno.fsio import atomic_write_bytes
+from gno.index import sync_written
 from gno.ledger import RequestPointer, file_state, maybe_lease
 from gno.models import DocUpdateResult
 from gno.refs import resolve_ref
@@ -93,14 +94,7 @@ def update_doc(
 
 def _indexed(index: IndexWriter, coll: CollectionConfig, rel_path: str, previous: str) -> DocUpdateResult:
     """Index the note just saved (the caller holds the lease) and describe it."""
-    path = coll.root / rel_path
-    try:
-        index.sync_paths(coll, {rel_path})
-    except Exception as exc:  # noqa: BLE001 - the file is saved; the index lags
-        raise RuntimeFailure(
-            f"saved {path} but the index sync failed ({exc}); run `gno update`",
-            details={"absPath": str(path)},
-        ) from exc
+    sync_written(index, coll, rel_path, "saved", ErrorCode.RUNTIME)
     new = docs.doc_by_path(index.store, coll.name, rel_path)
     assert new is not None
     return DocUpdateResult(
