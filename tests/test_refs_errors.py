@@ -296,6 +296,7 @@ def test_busy_codes_exit_4() -> None:
         ErrorCode.MEMORY_WRITE_LEASE_BUSY,
         ErrorCode.ADDRESS_IN_USE,
         ErrorCode.RATE_LIMITED,
+        ErrorCode.REQUEST_PENDING,
     }
     for c in busy:
         assert issubclass(error_class_for(c), BusyError)
