@@ -60,10 +60,11 @@ def _resolve(words: list[str]) -> tuple[str, click.Command]:
     cmd: click.Command = cli
     path = ["gno"]
     for w in words:
-        if isinstance(cmd, click.Group) and w in cmd.commands:
-            cmd, path = cmd.commands[w], [*path, w]
-        else:
+        # get_command, not .commands: the root group loads its commands lazily
+        sub = cmd.get_command(click.Context(cmd), w) if isinstance(cmd, click.Group) else None
+        if sub is None:
             break
+        cmd, path = sub, [*path, w]
     if isinstance(cmd, click.Group) and "run" in cmd.commands:  # `gno query QUERY`
         cmd = cmd.commands["run"]
     return " ".join(path), cmd
