@@ -21,6 +21,19 @@ if TYPE_CHECKING:
 
 INDEX_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._ -]{0,63}$")
 
+#: the parent pid of the `gno` process the command came from, when a resident owner's worker runs it
+_CALLER_PPID: list[int] = []
+
+
+def set_caller_ppid(pid: int) -> None:
+    """A resident owner's worker runs a command for a client: its parent is the client's parent."""
+    _CALLER_PPID[:] = [pid]
+
+
+def caller_ppid() -> int:
+    """The pid of the process that launched this `gno` command (the agent, the shell)."""
+    return _CALLER_PPID[0] if _CALLER_PPID else os.getppid()
+
 
 def _path(location: str) -> Path:
     from pathlib import Path
@@ -87,7 +100,7 @@ class Settings(NamedTuple):
         return self.env.get("GNO_MEMORY_CALLER") or f"cli:{self._user()}"
 
     def default_session(self) -> str:
-        return self.env.get("GNO_MEMORY_SESSION") or f"ppid:{os.getppid()}"
+        return self.env.get("GNO_MEMORY_SESSION") or f"ppid:{caller_ppid()}"
 
     def flag(self, name: str) -> bool:
         return self.env.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
@@ -113,7 +126,7 @@ def parent_gno_env() -> dict[str, str]:
     `GNO_*` keys it lacks from its parent.
     """
     try:
-        with open(f"/proc/{os.getppid()}/environ", "rb") as fh:
+        with open(f"/proc/{caller_ppid()}/environ", "rb") as fh:
             raw = fh.read()
     except OSError:
         return {}

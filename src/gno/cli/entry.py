@@ -1,17 +1,20 @@
-"""The console script's entry point: `gno --version`, plain searches and updates start cold.
+"""The console script's entry point: the resident owner, then a cold handler, then click.
 
-Importing click, pydantic and YAML costs several times a whole BM25 search, so the two commands
-people (and agents) run most often in a fresh process are answered here first: `gno --version`,
-and `gno [--index N] [--config F] search WORDS [search options]`. This path prints only
-successful results. It composes the read-only part of `Engine.search_page` from the same core
-calls (`check_query`, the validated config's snapshot, `Store`, `search_page`) without importing
-the engine, whose module graph (the error table, the write paths) would cost more than the
-query, and renders through the same renderer and JSON encoding as the click command.
-Everything else -- help, an option it does not know exactly, a value that does not parse, a
-config to validate again, any error at all -- goes to the click CLI (`gno.cli.main`), which
-parses the same arguments again and answers or reports as usual. A plain `gno update` has a
-cold path of its own (`gno.cli.cold_update`), on the same terms. Nothing is printed before the
-result is complete, so handing over never duplicates output.
+`gno ARGS` is answered by the first of:
+
+1. `gno --version`, here;
+2. the resident owner of the data directory (`gno daemon`, `gno serve`), when one answers on its
+   command socket (`gno.cli.forward`): it runs the same click command in a warm process with this
+   process's stdin/stdout/stderr, cwd and environment, so nothing here imports click, pydantic or
+   a model. `GNO_NO_DAEMON=1` or the global `--no-daemon` skips it; the owner's own lifecycle
+   commands (`daemon`, `serve`) always run here;
+3. a cold handler (`COLD_HANDLERS`): importing click, pydantic and YAML costs several times a
+   whole BM25 search, so the commands people and agents run most often in a fresh process have
+   a path that composes the same core calls as the engine without them and renders through the
+   same renderers. A handler raises `Unhandled` for anything it does not know exactly -- help, an
+   option, a value that does not parse, a config to validate again, any error -- and prints
+   nothing before its result is complete, so handing over never duplicates output;
+4. the click CLI (`gno.cli.main`), which parses the arguments again and answers or reports as usual.
 """
 
 from __future__ import annotations
@@ -26,22 +29,17 @@ if TYPE_CHECKING:
 
 #: `gno` options before the command that take a value / are flags (as in `gno.cli.main.cli`)
 GLOBAL_VALUES = {"--index": "index", "--config": "config"}
-GLOBAL_FLAGS = {"--verbose": "verbose"}
+GLOBAL_FLAGS = {"--verbose": "verbose", "--no-daemon": "no_daemon"}
+
+#: command → (module, function) answering it without click when no resident owner does
+COLD_HANDLERS: dict[str, tuple[str, str]] = {
+    "search": ("gno.cli.cold_search", "cold_search"),
+    "update": ("gno.cli.cold_update", "cold_update"),
+}
 
 
 class Unhandled(Exception):
-    """The arguments are not a plain search or update: let click parse them."""
-
-
-def _search_options() -> tuple[dict[str, str], dict[str, str], set[str]]:
-    """`gno search`'s options by name (values, flags, repeatable), from the table click builds them from."""
-    from gno.cli.hit_flags import FILTER_OPTIONS, OUTPUT_FLAGS
-
-    values: dict[str, str] = {}
-    flags = {"--json": "as_json"}
-    for names, dest, kind, _ in (*FILTER_OPTIONS, *OUTPUT_FLAGS):
-        (flags if kind == "flag" else values).update(dict.fromkeys(names, dest))
-    return values, flags, {dest for _, dest, kind, _ in FILTER_OPTIONS if kind == "multi"}
+    """The arguments are not plain enough for a cold handler: let click parse them."""
 
 
 def options(
@@ -83,57 +81,6 @@ def options(
     return opts, words, i
 
 
-def _search(glob: dict[str, Any], rest: Sequence[str]) -> str:
-    """The complete output of `gno GLOBAL search REST` when plain, or `Unhandled`."""
-    from gno.cli.hit_flags import DEFAULTS, tag_list
-
-    values, flags, multi = _search_options()
-    opts, words, _ = options(rest, values, flags, stop_at_word=False, multi=multi)
-    if not words:
-        raise Unhandled("no query")
-    try:
-        limit = int(opts.get("limit", DEFAULTS["limit"]))
-        min_score = float(opts.get("min_score", DEFAULTS["min_score"]))
-    except ValueError:
-        raise Unhandled("bad number") from None
-
-    from gno import config_snapshot
-    from gno.retrieve.search import SearchOptions, check_query, search_page
-    from gno.settings import build_settings
-    from gno.store.db import Store
-    from gno.store.fts import DocFilter
-
-    query, collection, full = " ".join(words), opts.get("collection"), bool(opts.get("full"))
-    check_query(query, limit, min_score)
-    settings = build_settings(index_name=glob.get("index"), config_file=glob.get("config"))
-    names = config_snapshot.read(settings)  # what `Engine.collection_names` trusts while index.yml is unchanged
-    if names is None or (collection and collection.lower() not in names):
-        raise Unhandled("config to validate, or an unknown collection")
-    f = DocFilter(
-        collections=[collection.lower()] if collection else [],
-        tags_any=tag_list(opts.get("tags_any")),
-        tags_all=tag_list(opts.get("tags_all")),
-    )
-    store = Store(settings.db_location)
-    try:
-        page = search_page(store, query, f, SearchOptions(limit=limit, min_score=min_score, full=full))
-    finally:
-        store.close()
-    if opts.get("as_json"):
-        import json
-
-        return json.dumps(page.wire(), ensure_ascii=False, indent=2) + "\n"
-    from gno.cli.render_hits import render_hits
-
-    return render_hits(
-        page,
-        files=bool(opts.get("files")),
-        line_numbers=bool(opts.get("line_numbers")),
-        full=full,
-        styled=sys.stdout.isatty(),
-    )
-
-
 def fast_output(args: Sequence[str]) -> str | None:
     """What this path prints for `args`, or None when the click CLI must handle them."""
     if list(args) == ["--version"]:
@@ -142,20 +89,46 @@ def fast_output(args: Sequence[str]) -> str | None:
         return f"gno, version {__version__}\n"
     try:
         glob, _, at = options(args, GLOBAL_VALUES, GLOBAL_FLAGS, stop_at_word=True)
-        command, rest = (args[at], args[at + 1 :]) if at < len(args) else (None, [])
-        if command == "search":
-            return _search(glob, rest)
-        if command == "update":
-            from gno.cli.cold_update import cold_update
-
-            return cold_update(glob, rest)
-        return None
+        handler = COLD_HANDLERS.get(args[at]) if at < len(args) else None
+        if handler is None:
+            return None
+        module, function = handler
+        answer: str = getattr(__import__(module, fromlist=[function]), function)(glob, args[at + 1 :])
+        return answer
     except Exception:  # noqa: BLE001 - any error is the click CLI's to report, the same way as always
         return None
 
 
+def owner_exit_code(args: Sequence[str]) -> int | None:
+    """The exit code of `gno ARGS` run by the data directory's resident owner, or None (run it here)."""
+    try:
+        glob, _, at = options(args, GLOBAL_VALUES, GLOBAL_FLAGS, stop_at_word=True)
+    except Unhandled:  # `gno -h`, an option before the command that only click knows
+        glob, at = {}, len(args)
+    from gno.cli.forward import LOCAL_COMMANDS, run_on_owner
+
+    if glob.get("no_daemon") or (at < len(args) and args[at] in LOCAL_COMMANDS):
+        return None
+    if os.environ.get("GNO_NO_DAEMON", "").strip().lower() in {"1", "true", "yes", "on"}:
+        return None
+    from gno import __version__
+    from gno.settings import build_settings
+
+    try:
+        data_root = build_settings().data_root
+    except Exception:  # noqa: BLE001 - an invalid $GNO_INDEX: click reports it, in-process
+        return None
+    return run_on_owner(args, data_root, __version__)
+
+
 def main() -> None:
     args = sys.argv[1:]
+    if args != ["--version"]:
+        code = owner_exit_code(args)
+        if code is not None:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
     try:
         out = fast_output(args)
     except KeyboardInterrupt:

@@ -220,9 +220,14 @@ def _load_all() -> None:
     help="Config file (default: $GNO_CONFIG_DIR/index.yml).",
 )
 @click.option("--verbose", is_flag=True, help="Show tracebacks for unexpected errors.")
+@click.option(
+    "--no-daemon",
+    is_flag=True,
+    help="Run in this process even when a resident owner (gno daemon/serve) answers (or GNO_NO_DAEMON=1).",
+)
 @click.version_option(__version__, prog_name="gno")
 @click.pass_context
-def cli(ctx: click.Context, index: str | None, config: str | None, verbose: bool) -> None:
+def cli(ctx: click.Context, index: str | None, config: str | None, verbose: bool, no_daemon: bool) -> None:
     """gno: a local-first knowledge engine and agent memory over folders of markdown.
 
     \b

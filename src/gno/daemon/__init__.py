@@ -2,8 +2,9 @@
 
 `resident` holds the ownership (flock + pid file, `--status`, `--stop`, `--detach`), `routing`
 turns file-system events into paths to sync, `runtime` runs the watcher, the reconciliation passes
-and background embedding. `run_foreground` is what both commands call once they own the data
-directory: log to the file, run until SIGTERM/SIGINT, release everything on the way out.
+and background embedding, `command_server` answers CLI commands from a warm process.
+`run_foreground` is what both commands call once they own the data directory: log to the file,
+run until SIGTERM/SIGINT, release everything on the way out.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from types import FrameType
 
 from gno.config import Settings
+from gno.daemon.command_server import start_template, stop_template
 from gno.daemon.resident import (
     Kind,
     ResidentOwner,
@@ -62,8 +64,11 @@ def run_foreground(
     watch: bool = True,
     serve: Callable[[], None] | None = None,
     url: str | None = None,
+    commands: bool = True,
 ) -> None:
     """Own the data directory and keep the index current until asked to stop.
+
+    With `commands`, CLI commands for this data directory are answered here (`command_server`).
 
     With `serve` (the HTTP server's blocking run), the server runs in this thread and the runtime
     beside it; without, this thread waits for SIGTERM/SIGINT. `ALREADY_RUNNING` when another
@@ -72,6 +77,7 @@ def run_foreground(
     with ResidentOwner(settings, kind, paths, url=url):
         handler = _log_to(paths.log_file)
         log = logging.getLogger("gno.daemon")
+        template = start_template(settings) if commands else None  # before any thread starts
         runtime = ResidentRuntime(settings, options) if watch else None
         log.info("%s started (pid file %s, index %s)", kind, paths.pid_file, settings.index_name)
         watching = "watching the collections" if watch else "not watching"
@@ -96,6 +102,7 @@ def run_foreground(
             if runtime is not None:
                 runtime.stop()
                 runtime.join(10.0)
+            stop_template(template, settings.data_root)
             log.info("%s stopped", kind)
             logging.getLogger("gno").removeHandler(handler)
             handler.close()

@@ -54,7 +54,10 @@ from typing import Any
 
 from .base import Embedder, EmbedderUnavailable
 
-__all__ = ["load_embedder", "available_embedders", "DEFAULT_ORDER", "SPEC_HELP"]
+__all__ = ["load_embedder", "available_embedders", "keep_warm", "DEFAULT_ORDER", "SPEC_HELP"]
+
+#: embedders a resident owner's template loaded once for every command it forks (by spec)
+_WARM: dict[str, Embedder] = {}
 
 #: What ``None``/``"default"`` tries, in order.
 DEFAULT_ORDER: tuple[str, ...] = ("minilm", "wordllama")
@@ -82,6 +85,8 @@ def load_embedder(
     """
     raw = (spec or "default").strip()
     name = raw.lower()
+    if name in _WARM and threads is None and batch_size is None and timeout is None:
+        return _WARM[name]
     if name in ("", "default", "auto"):
         return _load_default(threads=threads, batch_size=batch_size, warm=warm)
     if name in _MINILM_NAMES:
@@ -138,6 +143,22 @@ def load_embedder(
             raise
         return remote
     raise EmbedderUnavailable(f"unknown embedder {spec!r}; expected {SPEC_HELP}", embedder=spec)
+
+
+def keep_warm(spec: str | None) -> Embedder:
+    """Load `spec` now and hand this instance to every later `load_embedder(spec)` in this process.
+
+    For a resident owner's template: the processes it forks share the loaded model instead of each
+    loading it again (about a second for MiniLM), with the same threads, hence the same vectors.
+    onnxruntime's dispatching thread takes back pool work no thread picked up, so a forked copy
+    (whose pool threads are gone) still runs. Remote models are not kept (a probe per process)."""
+    name = (spec or "default").strip().lower()
+    if name.startswith(("http://", "https://", "openai:")):
+        raise EmbedderUnavailable("remote embedders are not kept warm", embedder=spec)
+    embedder = load_embedder(spec, warm=True)
+    embedder.embed_query("warm")
+    _WARM[name] = embedder
+    return embedder
 
 
 @contextmanager

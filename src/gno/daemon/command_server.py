@@ -1,0 +1,403 @@
+"""The resident owner answers CLI commands: a warm template process forks one worker per command.
+
+Why a fork per command instead of threads in the owner: a command reads its working directory,
+its environment (click, rich and the settings all read `os.environ`), its parent pid (the memory
+session) and its terminal (isatty, width, colour) from process-wide state. A worker forked from a
+warm template gets the caller's fds 0-2 (passed over the socket), `chdir`s to the caller's cwd and
+takes the caller's environment wholesale, so two concurrent clients can never see each other's
+state, stdin is read only if and when the command reads it (an idle open pipe never hangs
+anything), and the output is the in-process output by construction: the worker runs the very
+same click command (`gno.cli.main.main`), which builds the same request model through the
+capability table and makes the same engine call. The request model is built here, in the owner,
+because building it in the client would import pydantic there -- the start-up cost this removes.
+
+The template is forked from the owner right after it took the data directory, before any of its
+threads start (a fork of a multi-threaded process may inherit a held lock), and never opens the
+index itself: it imports the CLI, the engine, the MCP server and every result model, builds the
+pydantic validators and loads the configured embedding model (`gno.embed.registry.keep_warm`),
+then listens. Each worker opens its own SQLite
+connection and takes the one cross-process write lease like any CLI process.
+
+The template dies with the owner (SIGTERM from it on shutdown, PR_SET_PDEATHSIG and a parent
+check otherwise), and its idle workers with it; workers in flight finish their command. The
+template closes its copies of the owner's fds (the resident lock, a server's port), so a
+long-lived worker (`gno mcp`) never keeps the data directory owned.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import logging
+import os
+import select
+import signal
+import socket
+import sys
+import threading
+
+from gno import __version__
+from gno.config import Settings
+from gno.owner_socket import PROTOCOL, Request, decode_request, short_address, socket_path
+
+log = logging.getLogger("gno.daemon")
+MAX_HEADER = 4 * 1024 * 1024
+#: forked workers waiting for a command
+SPARES = 3
+
+
+def start_template(settings: Settings) -> int | None:
+    """Fork the warm template for `settings`' data directory; its pid (None: not supported here)."""
+    if not hasattr(socket, "AF_UNIX") or not hasattr(os, "fork"):
+        return None
+    parent = os.getpid()
+    for h in logging.getLogger("gno").handlers:
+        h.flush()
+    pid = os.fork()
+    if pid:
+        return pid
+    code = 0
+    try:
+        _template(settings, parent)
+    except BaseException:  # noqa: BLE001 - the template must never return into the owner's code
+        log.exception("command socket stopped")
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def stop_template(pid: int | None, data_root: str) -> None:
+    if pid is None:
+        return
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGTERM)
+    with contextlib.suppress(OSError):
+        os.waitpid(pid, 0)
+    with contextlib.suppress(OSError):
+        os.unlink(socket_path(data_root))
+
+
+def _set_parent_death_signal(signum: int) -> None:
+    """Linux PR_SET_PDEATHSIG: receive `signum` when the parent dies (0: no longer)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(Exception):
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, int(signum))
+
+
+def _close_inherited_fds() -> None:
+    """Close the owner's fds (its resident lock, a server's listening socket) but the log's.
+
+    Otherwise a long-lived worker (`gno mcp`) would keep the data directory owned, or the port
+    bound, after the owner is gone. The owner's objects holding them stay referenced by its
+    frames below this one and are never collected here (the template ends with `os._exit`)."""
+    keep = {0, 1, 2}
+    for h in logging.getLogger("gno").handlers:
+        stream = getattr(h, "stream", None)
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            keep.add(stream.fileno())  # type: ignore[union-attr]
+    folder = "/proc/self/fd" if os.path.isdir("/proc/self/fd") else "/dev/fd"
+    with contextlib.suppress(OSError):
+        for fd in [int(n) for n in os.listdir(folder)]:
+            if fd not in keep:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+
+
+def _template(settings: Settings, parent: int) -> None:
+    """Keep `SPARES` forked workers waiting in `accept`; fork a new one whenever one takes a command.
+
+    A fork of this process (hundreds of MB mapped) costs tens of milliseconds on a busy machine;
+    forked ahead, a command waits only for its own work. A spare is as fresh as a new fork: the
+    template's state never changes after the warm-up."""
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the owner decides when to stop
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # workers are reaped by the kernel
+    _set_parent_death_signal(signal.SIGTERM)
+    _close_inherited_fds()
+    preload(settings)
+    listener = _listen(settings.data_root)
+    if listener is None:
+        return
+    log.info("answering commands on %s", socket_path(settings.data_root))
+    taken_r, taken_w = os.pipe()
+    idle: set[int] = set()
+    try:
+        while not stop.is_set() and os.getppid() == parent:
+            while len(idle) < SPARES:
+                pid = os.fork()
+                if pid == 0:
+                    os.close(taken_r)
+                    _spare(listener, taken_w)  # never returns
+                idle.add(pid)
+            ready, _, _ = select.select([taken_r], [], [], 1.0)
+            if ready:
+                data = os.read(taken_r, 4 * SPARES * 4)
+                for i in range(0, len(data) - 3, 4):
+                    idle.discard(int.from_bytes(data[i : i + 4], "big"))
+    except InterruptedError:
+        pass
+    finally:
+        for pid in idle:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGTERM)
+        listener.close()
+        with contextlib.suppress(OSError):
+            os.unlink(socket_path(settings.data_root))
+
+
+def _spare(listener: socket.socket, taken: int) -> None:
+    """A forked worker: wait for one command (dying with the template meanwhile), then run it."""
+    code = 1
+    try:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        _set_parent_death_signal(signal.SIGTERM)
+        while True:
+            try:
+                conn, _ = listener.accept()
+                break
+            except InterruptedError:
+                continue
+        _set_parent_death_signal(0)  # taken: the command finishes even if the owner stops meanwhile
+        os.write(taken, os.getpid().to_bytes(4, "big"))
+        os.close(taken)
+        listener.close()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        request = _receive(conn)
+        code = 0 if request is None else _run(conn, *request)
+    except BaseException:  # noqa: BLE001 - report what happened to the log, never to the owner's code
+        log.exception("command worker failed")
+    finally:
+        os._exit(code)
+
+
+def _listen(data_root: str) -> socket.socket | None:
+    path = socket_path(data_root)
+    folder = os.path.dirname(path)
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    os.chmod(folder, 0o700)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+    addr, dir_fd = short_address(path)
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    old = os.umask(0o177)
+    try:
+        sock.bind(addr)
+    except OSError as exc:
+        log.warning("no command socket (%s): CLI commands run in their own process", exc)
+        sock.close()
+        return None
+    finally:
+        os.umask(old)
+        if dir_fd is not None:
+            os.close(dir_fd)
+    os.chmod(path, 0o600)
+    sock.listen(64)
+    return sock
+
+
+# -- warm-up ----------------------------------------------------------------------------------
+def preload(settings: Settings) -> None:
+    """Import everything a command may need and build what is built lazily, once, for every worker."""
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")  # no rayon pool in a process that forks
+    import importlib
+    import pkgutil
+
+    import gno
+
+    for info in pkgutil.walk_packages(gno.__path__, "gno."):
+        if info.name.endswith("__main__"):
+            continue
+        try:
+            importlib.import_module(info.name)
+        except Exception as exc:  # noqa: BLE001 - an extra that is not installed: its commands say so
+            log.debug("not preloaded: %s (%s)", info.name, exc)
+    from gno.cli import main as cli_main
+    from gno.contract import CAPABILITIES
+
+    cli_main._load_all()
+    for cap in CAPABILITIES:
+        with contextlib.suppress(Exception):
+            cap.mcp_tool()  # the request and result models, and the tool schemas `gno mcp` lists
+    _build_models()
+    _warm_embedders(settings)
+
+
+def _build_models() -> None:
+    from pydantic import BaseModel
+
+    seen: set[type[BaseModel]] = set()
+    todo: list[type[BaseModel]] = [BaseModel]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            if sub not in seen:
+                seen.add(sub)
+                todo.append(sub)
+    for cls in seen:
+        if cls.__module__.startswith("gno.") and not cls.__pydantic_generic_metadata__["parameters"]:
+            with contextlib.suppress(Exception):
+                cls.model_rebuild()
+
+
+def _warm_embedders(settings: Settings) -> None:
+    from gno.config import load_config
+    from gno.embed.registry import keep_warm
+
+    try:
+        spec = load_config(settings, must_exist=False).models.embed
+    except Exception as exc:  # noqa: BLE001 - a broken config is the command's to report
+        log.info("no embedder preloaded: %s", exc)
+        return
+    for name in dict.fromkeys([spec, "minilm"]):
+        try:
+            keep_warm(name)
+        except Exception as exc:  # noqa: BLE001 - unavailable models degrade in the command, as always
+            log.info("embedder %s not preloaded: %s", name or "default", exc)
+
+
+# -- one command --------------------------------------------------------------------------------
+def _receive(conn: socket.socket) -> tuple[Request, list[int]] | None:
+    conn.settimeout(10.0)
+    if hasattr(socket, "SO_PEERCRED"):
+        import struct
+
+        creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+        _, uid, _ = struct.unpack("3i", creds)
+        if uid != os.getuid():
+            return None
+    data, fds, _, _ = socket.recv_fds(conn, 65536, 3)
+    if len(fds) != 3 or len(data) < 4:
+        _refuse(conn, fds, "no fds")
+        return None
+    size = int.from_bytes(data[:4], "big")
+    body = bytearray(data[4:])
+    while len(body) < size <= MAX_HEADER:
+        chunk = conn.recv(min(65536, size - len(body)))
+        if not chunk:
+            break
+        body += chunk
+    try:
+        request = decode_request(bytes(body)) if len(body) == size else None
+    except ValueError:
+        request = None
+    if request is None or request.protocol != PROTOCOL or request.version != __version__:
+        _refuse(conn, fds, "another gno version")
+        return None
+    return request, fds
+
+
+def _refuse(conn: socket.socket, fds: list[int], reason: str) -> None:
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    with contextlib.suppress(OSError):
+        conn.sendall(b"R" + reason.encode() + b"\n")
+
+
+def _run(conn: socket.socket, request: Request, fds: list[int]) -> int:
+    """Become the caller's process (fds, cwd, environment, parent pid) and run `gno ARGV`."""
+    try:
+        os.chdir(request.cwd)
+    except OSError:
+        _refuse(conn, fds, "cwd")
+        return 0
+    for target, fd in enumerate(fds):
+        os.dup2(fd, target)
+        os.close(fd)
+    os.environ.clear()
+    os.environ.update(request.env)
+    from gno import settings as gno_settings
+
+    gno_settings.set_caller_ppid(request.ppid)
+    _caller_stdio()
+    _caller_logging()
+    argv = request.argv
+    sys.argv = ["gno", *argv]
+    conn.settimeout(None)
+    conn.sendall(f"S{os.getpid()}\n".encode())
+    threading.Thread(target=_watch_caller, args=(conn,), name="gno-caller", daemon=True).start()
+    code = _exit_code(argv)
+    with contextlib.suppress(OSError):
+        conn.sendall(f"X{code}\n".encode())
+    return code
+
+
+def _exit_code(argv: list[str]) -> int:
+    """Run the click CLI as the console script does and return what the process would exit with."""
+    from gno.cli.main import main
+
+    code: int
+    try:
+        main(argv)
+        code = 0
+    except SystemExit as exc:
+        if exc.code is None:
+            code = 0
+        elif isinstance(exc.code, int):
+            code = exc.code
+        else:
+            print(exc.code, file=sys.stderr)
+            code = 1
+    except KeyboardInterrupt:
+        code = 130
+    except BaseException:  # noqa: BLE001 - what the interpreter does with an uncaught exception
+        import traceback
+
+        traceback.print_exc()
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            code = code or 120  # the interpreter's exit status when flushing stdout fails at exit
+    return code
+
+
+def _caller_stdio() -> None:
+    """Fresh stdin/stdout/stderr on fds 0-2, configured as the interpreter configures them at start.
+
+    `sys.__stdout__` and the others keep the template's objects (on the same fd numbers), so
+    they are never collected, which would close the caller's fds."""
+    encoding = os.environ.get("PYTHONIOENCODING", "").partition(":")[0] or sys.getfilesystemencoding()
+    out_tty = os.isatty(1)
+    sys.stdin = io.TextIOWrapper(
+        io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding=encoding, newline="\n"
+    )
+    sys.stdout = io.TextIOWrapper(
+        io.BufferedWriter(io.FileIO(1, "w", closefd=False)), encoding=encoding, newline="\n", line_buffering=out_tty
+    )
+    sys.stderr = io.TextIOWrapper(
+        io.BufferedWriter(io.FileIO(2, "w", closefd=False)),
+        encoding=encoding,
+        errors="backslashreplace",
+        newline="\n",
+        line_buffering=True,
+    )
+
+
+def _caller_logging() -> None:
+    """Logging as a fresh process has it: no handler (warnings reach stderr), nothing to the owner's log."""
+    root = logging.getLogger("gno")
+    for h in list(root.handlers):
+        root.removeHandler(h)
+    root.setLevel(logging.NOTSET)
+    root.propagate = True
+
+
+def _watch_caller(conn: socket.socket) -> None:
+    """`I` from the caller is its Ctrl-C; the caller gone (killed) ends this command as it would have."""
+    main = threading.main_thread().ident
+    while True:
+        try:
+            data = conn.recv(64)
+        except OSError:
+            data = b""
+        if not data:
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        if b"I" in data and main is not None:
+            signal.pthread_kill(main, signal.SIGINT)

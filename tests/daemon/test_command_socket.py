@@ -1,0 +1,210 @@
+"""CLI commands answered by a real resident owner: the same bytes, exit codes and identity as in-process.
+
+A `gno daemon` subprocess owns a temp data directory; each command runs as a real `gno` process
+twice, through the owner and with GNO_NO_DAEMON=1, and stdout, stderr and the exit code must
+agree (a result's `elapsedMs` aside). `-X importtime` shows which path answered: a client the
+owner answered never imports click.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gno.owner_socket import short_address, socket_path
+from gno.settings import build_settings
+
+#: what differs between any two runs (a duration, a receipt's time and digest); masked before comparing
+VOLATILE = re.compile(r'"(?:elapsedMs|issuedAt|digest)": [^,\n]+|receipt [0-9a-f]{12}')
+
+
+def gno(
+    *args: str, env: dict[str, str], stdin: str | None = None, cwd: Path | None = None, owner: bool = True
+) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """Run `gno ARGS`; the modules it imported; the importtime lines are kept out of stderr."""
+    e = dict(env)
+    if not owner:
+        e["GNO_NO_DAEMON"] = "1"
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "gno", *args],
+        capture_output=True,
+        text=True,
+        env=e,
+        input=stdin,
+        cwd=cwd,
+        timeout=120,
+        check=False,
+    )
+    lines = proc.stderr.splitlines(keepends=True)
+    mods = {ln.rsplit("|", 1)[1].strip() for ln in lines if ln.startswith("import time:") and "|" in ln}
+    proc.stderr = "".join(ln for ln in lines if not ln.startswith("import time:"))
+    return proc, mods
+
+
+def _answers(path: str) -> bool:
+    if not os.path.exists(path):
+        return False
+    addr, dir_fd = short_address(path)
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.connect(addr)
+        return True
+    except OSError:
+        return False
+    finally:
+        s.close()
+        if dir_fd is not None:
+            os.close(dir_fd)
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """Notes and a memory collection with one fact, owned by a running `gno daemon`: its environment."""
+    root = tmp_path_factory.mktemp("owned")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GNO_")}
+    env.update(GNO_CONFIG_DIR=str(root / "config"), GNO_DATA_DIR=str(root / "data"), GNO_CACHE_DIR=str(root / "cache"))
+    env["NO_COLOR"] = "1"
+    notes, memory = root / "notes", root / "memory"
+    notes.mkdir()
+    memory.mkdir()
+    (notes / "deploy.md").write_text("# Deploy process\n\nDeploys go out on Tuesdays after review.\n")
+    (notes / "rollback.md").write_text("# Rollback\n\nRoll back with the previous tag.\n")
+    for args in (
+        ("init", str(notes), "--name", "notes"),
+        ("collection", "add", str(memory), "--name", "memory", "--memory"),
+        ("update",),
+        ("remember", "Releases are cut on Mondays.", "-s", "team", "--add"),
+    ):
+        cp, _ = gno(*args, env=env, owner=False)
+        assert cp.returncode == 0, (args, cp.stdout, cp.stderr)
+    out = root / "daemon.out"
+    with open(out, "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "gno", "daemon", "--no-embed", "--no-sync-on-start"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=env,
+        )
+    try:
+        path = socket_path(build_settings(env=env).data_root)
+        deadline = time.monotonic() + 180
+        while not _answers(path):
+            assert proc.poll() is None, out.read_text()
+            assert time.monotonic() < deadline, "the owner never answered on its command socket"
+            time.sleep(0.2)
+        env["_ROOT"] = str(root)
+        yield env
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
+PARITY = [
+    ("status",),
+    ("status", "--json"),
+    ("search", "deploy", "--json"),
+    ("query", "deploy", "--json"),
+    ("recall", "releases", "-s", "team"),
+    ("recall", "releases", "-s", "team", "--json"),
+    ("get", "notes/deploy.md"),
+    ("get", "notes/nosuch.md"),
+    ("get", "notes/nosuch.md", "--json"),
+    ("ls", "notes"),
+    ("search",),
+    ("recall", "x", "--limit", "zero"),
+    ("--index", "no/such", "status"),
+    ("nosuchcommand",),
+]
+
+
+@pytest.mark.parametrize("args", PARITY, ids=lambda a: " ".join(a))
+def test_owner_prints_what_the_process_prints(home: dict[str, str], args: tuple[str, ...]) -> None:
+    served, mods = gno(*args, env=home)
+    local, local_mods = gno(*args, owner=False, env=home)
+    assert not {"click", "pydantic", "numpy", "sqlite3"} & mods, "the owner answers, not this process"
+    assert "sqlite3" in local_mods or local.returncode != 0
+    assert (served.returncode, VOLATILE.sub("", served.stdout), served.stderr) == (
+        local.returncode,
+        VOLATILE.sub("", local.stdout),
+        local.stderr,
+    )
+
+
+def test_errors_keep_their_exit_codes(home: dict[str, str]) -> None:
+    cp, _ = gno("get", "notes/nosuch.md", "--json", env=home)
+    assert cp.returncode == 1 and '"NOT_FOUND"' in cp.stdout
+    cp, _ = gno("recall", "x", "--limit", "zero", env=home)
+    assert cp.returncode == 1 and cp.stderr.startswith("error [VALIDATION]")
+
+
+def test_writes_keep_the_callers_identity_and_reach_the_index(home: dict[str, str]) -> None:
+    env = {**home, "GNO_MEMORY_CALLER": "agent:alice"}
+    cp, mods = gno("remember", "Hotfixes need two reviewers.", "-s", "team", "--add", "--json", env=env)
+    assert cp.returncode == 0, cp.stderr
+    assert "click" not in mods
+    record = json.loads(cp.stdout)["record"]
+    # the caller from the client's environment, the session from the client's parent (this test)
+    assert (record["caller"], record["session"]) == ("agent:alice", f"ppid:{os.getpid()}")
+    found, _ = gno("recall", "hotfixes reviewers", "-s", "team", "--json", owner=False, env=home)
+    assert "Hotfixes need two reviewers." in found.stdout
+
+
+def test_stdin_and_cwd_are_the_callers(home: dict[str, str], tmp_path: Path) -> None:
+    args = ("capture", "--stdin", "--collection", "notes", "--title", "From stdin")
+    cp, mods = gno(*args, stdin="Piped body text.\n", env=home)
+    assert cp.returncode == 0, cp.stderr
+    assert "click" not in mods
+    got, _ = gno("search", "piped body", "--json", owner=False, env=home)
+    assert "Piped body text" in got.stdout
+    # a relative path resolves against the caller's working directory, not the owner's
+    (tmp_path / "work" / "more").mkdir(parents=True)
+    (tmp_path / "work" / "more" / "m.md").write_text("# M\n\nMarmots everywhere.\n")
+    cp, _ = gno("collection", "add", "more", "--name", "more", cwd=tmp_path / "work", env=home)
+    assert cp.returncode == 0, cp.stderr
+    listed, _ = gno("collection", "list", "--json", owner=False, env=home)
+    assert str(tmp_path / "work" / "more") in listed.stdout
+
+
+def test_no_daemon_flag_and_env_run_in_process(home: dict[str, str]) -> None:
+    _, mods = gno("--no-daemon", "status", env=home)
+    assert "click" in mods
+    _, mods = gno("status", env={**home, "GNO_NO_DAEMON": "1"})
+    assert "click" in mods
+
+
+def test_another_version_is_refused_and_runs_in_process(home: dict[str, str]) -> None:
+    root = build_settings(env=home).data_root
+    probe = "import sys; from gno.cli.forward import run_on_owner as r; print(r(['status'], sys.argv[1], sys.argv[2]))"
+    for version, answer in (("0.0.0-other", "None"), (__import__("gno").__version__, "0")):
+        cp = subprocess.run([sys.executable, "-c", probe, root, version], capture_output=True, text=True, env=home)
+        assert cp.stdout.strip().splitlines()[-1] == answer, (version, cp.stdout, cp.stderr)
+
+
+def test_a_stale_socket_is_ignored(tmp_path: Path, gno_home: Path) -> None:
+    env = dict(os.environ)
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "a.md").write_text("# A\n\nThe first marmot.\n")
+    assert gno("init", str(notes), "--name", "notes", owner=False, env=env)[0].returncode == 0
+    path = socket_path(build_settings().data_root)
+    os.makedirs(os.path.dirname(path), mode=0o700)
+    addr, dir_fd = short_address(path)
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.bind(addr)
+    s.close()  # the file stays, nobody listens: an owner that died
+    if dir_fd is not None:
+        os.close(dir_fd)
+    cp, mods = gno("status", env=env)
+    local, _ = gno("status", owner=False, env=env)
+    assert (cp.returncode, cp.stdout, cp.stderr) == (local.returncode, local.stdout, local.stderr)
+    assert "click" in mods
