@@ -208,3 +208,54 @@ def test_a_stale_socket_is_ignored(tmp_path: Path, gno_home: Path) -> None:
     local, _ = gno("status", owner=False, env=env)
     assert (cp.returncode, cp.stdout, cp.stderr) == (local.returncode, local.stdout, local.stderr)
     assert "click" in mods
+
+
+# -- gno mcp (stdio) through the owner -------------------------------------------------------------
+
+
+def _gno_processes(data_dir: str) -> list[int]:
+    """Pids of `python -m gno mcp` processes started for `data_dir` (from /proc)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmd = (entry / "cmdline").read_bytes().split(b"\0")
+            environ = (entry / "environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if cmd[1:4] == [b"-m", b"gno", b"mcp"] and f"GNO_DATA_DIR={data_dir}".encode() in environ:
+            pids.append(int(entry.name))
+    return pids
+
+
+async def _mcp_exchange(env: dict[str, str]) -> tuple[list[str], list[dict[str, object]], list[str]]:
+    """Tools listed, two tool results, and the shared objects the `gno mcp` process had mapped."""
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    params = StdioServerParameters(command=sys.executable, args=["-m", "gno", "mcp"], env=env)
+    async with stdio_client(params) as (r, w), ClientSession(r, w) as sess:
+        await sess.initialize()
+        tools = sorted(t.name for t in (await sess.list_tools()).tools)
+        results = []
+        calls = (("gno_search", {"query": "deploy"}), ("gno_recall", {"query": "releases", "scopes": ["team"]}))
+        for name, args in calls:
+            res = await sess.call_tool(name, args)
+            assert res.is_error is False, res
+            body = json.loads(VOLATILE.sub('"x": 0', json.dumps(res.structured_content, indent=0)))
+            assert body.pop("receipt", {"session": "stdio:"})["session"].startswith("stdio:")  # one per server
+            results.append(body)
+        maps = [(Path("/proc") / str(pid) / "maps").read_text() for pid in _gno_processes(env["GNO_DATA_DIR"])]
+    return tools, results, maps
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_mcp_stdio_is_served_by_the_owner(home: dict[str, str]) -> None:
+    import asyncio
+
+    tools, served, maps = asyncio.run(_mcp_exchange(home))
+    assert maps and not any("pydantic_core" in m or "onnxruntime" in m for m in maps), "the stdio process relays"
+    local_tools, local, local_maps = asyncio.run(_mcp_exchange({**home, "GNO_NO_DAEMON": "1"}))
+    assert local_maps and all("pydantic_core" in m for m in local_maps)
+    assert (tools, served) == (local_tools, local)

@@ -16,6 +16,7 @@ from gno.cli.main import AppContext, json_option, run
 
 if TYPE_CHECKING:
     from gno.daemon import ResidentStatus
+    from gno.daemon.install import ServiceFile
     from gno.daemon.resident import Kind
 
 F = Callable[..., Any]
@@ -127,7 +128,7 @@ def run_resident(
     run(ctx, as_json, foreground, lambda _: None)
 
 
-@click.command()
+@click.group(invoke_without_command=True)
 @resident_options
 @json_option
 @click.pass_context
@@ -136,11 +137,66 @@ def daemon(ctx: click.Context, /, as_json: bool, **opts: Any) -> None:
 
     \b
     While it runs, every save, atomic save, rename and delete in a collection reaches the index
-    within about 2 s, so `gno update` is not needed. One resident owner (daemon or serve) per
-    data directory; a second one exits with ALREADY_RUNNING (exit 4).
+    within about 2 s, so `gno update` is not needed, and every `gno` command for this data
+    directory is answered by it (warm: no model or import cost per call; GNO_NO_DAEMON=1 or
+    --no-daemon runs one in its own process). One resident owner (daemon or serve) per data
+    directory; a second one exits with ALREADY_RUNNING (exit 4).
+    `gno daemon install` starts it at login (systemd user unit / launchd agent).
     """
+    if ctx.invoked_subcommand is not None:
+        return
     if not resident_lifecycle(ctx, "daemon", ["daemon"], as_json, opts):
         run_resident(ctx, "daemon", opts, as_json=as_json)
+
+
+manager_option = click.option(
+    "--manager",
+    type=click.Choice(["systemd", "launchd"]),
+    default=None,
+    help="Service manager (default: launchd on macOS, systemd elsewhere).",
+)
+
+
+def render_service(r: ServiceFile) -> None:
+    what = {"installed": "Wrote", "removed": "Removed", "absent": "No service file at"}[r.action]
+    click.echo(f"{what} {r.path}")
+    if r.action == "installed":
+        click.echo(f"  start now and at login: {r.start}\n  check:                  {r.check}")
+    else:
+        click.echo(f"  if it still runs, stop it: {r.stop}")
+
+
+@daemon.command("install")
+@manager_option
+@json_option
+@click.pass_context
+def daemon_install(ctx: click.Context, manager: str | None, as_json: bool) -> None:
+    """Write a user service that runs `gno daemon` for this data directory at login.
+
+    \b
+    Linux: a systemd user unit in ~/.config/systemd/user; macOS: a launchd agent in
+    ~/Library/LaunchAgents. It is written, not started: the output says how to start and check it.
+    """
+    from gno.daemon.install import default_manager, install
+
+    app: AppContext = ctx.obj
+
+    def write(e: Any) -> ServiceFile:
+        _ = e.config  # NOT_INITIALIZED before writing a service that could only fail
+        return install(e.settings, app.index, app.config, manager or default_manager())  # type: ignore[arg-type]
+
+    run(ctx, as_json, write, render_service)
+
+
+@daemon.command("uninstall")
+@manager_option
+@json_option
+@click.pass_context
+def daemon_uninstall(ctx: click.Context, manager: str | None, as_json: bool) -> None:
+    """Remove the user service `gno daemon install` wrote (it says how to stop a running one)."""
+    from gno.daemon.install import default_manager, uninstall
+
+    run(ctx, as_json, lambda e: uninstall(e.settings, manager or default_manager()), render_service)  # type: ignore[arg-type]
 
 
 COMMANDS = [daemon]

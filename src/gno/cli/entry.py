@@ -114,8 +114,8 @@ def owner_exit_code(args: Sequence[str]) -> int | None:
     from gno import __version__
     from gno.settings import build_settings
 
-    try:
-        data_root = build_settings().data_root
+    try:  # `gno mcp` fills in the GNO_* locations a stdio client stripped, as the command itself does
+        data_root = build_settings(inherit_parent_env=at < len(args) and args[at] == "mcp").data_root
     except Exception:  # noqa: BLE001 - an invalid $GNO_INDEX: click reports it, in-process
         return None
     return run_on_owner(args, data_root, __version__)
