@@ -303,3 +303,30 @@ def test_a_busy_lease_or_an_edited_config_goes_to_click(
     assert "gno.cli.main" in mods
     mods, proc = imported_modules("update", env=home)  # validated and recorded again: cold
     assert proc.returncode == 0 and "extra: 1 files" in proc.stdout and "gno.cli.main" not in mods
+
+
+# -- the lexical commands without a resident owner: which heavy modules each one may import --------
+
+#: model runtimes, vectors and servers: no lexical command needs them (`status` names the model's
+#: fingerprint from its package's metadata, never loading numpy or onnxruntime)
+NO_MODELS = ("numpy", "onnxruntime", "tokenizers", "wordllama", "faiss", "mcp", "mcp_types")
+NO_SERVERS = ("fastapi", "starlette", "uvicorn", "httpx", "gno.http", "gno.mcp", "gno.web", "gno.service")
+LEXICAL = [
+    ("recall", "deploys", "-s", "team", "--json"),
+    ("remember", "Deploys go out on Wednesdays.", "-s", "team"),
+    ("get", "gno://notes/deploy.md"),
+    ("multi-get", "gno://notes/deploy.md,gno://notes/old.md"),
+    ("ls", "notes"),
+    ("status",),
+    ("status", "--json"),
+    ("changes", "--limit", "5"),
+    ("links", "gno://notes/deploy.md"),
+    ("backlinks", "gno://notes/deploy.md"),
+]
+
+
+@pytest.mark.parametrize("args", LEXICAL, ids=lambda a: " ".join(a[:2]))
+def test_lexical_commands_import_no_model_or_server(home: dict[str, str], args: tuple[str, ...]) -> None:
+    mods, proc = imported_modules(*args, env={**home, "GNO_NO_DAEMON": "1"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert offenders(mods, (*NO_MODELS, *NO_SERVERS, "gno.retrieve.vectors")) == []

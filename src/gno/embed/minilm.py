@@ -35,12 +35,13 @@ import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from .base import EmbedderUnavailable, make_fingerprint, module_available
+
+if TYPE_CHECKING:  # numpy is imported when a text is embedded: `gno status` names the model without it
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = ["MiniLMEmbedder", "MODEL_ID", "DIM", "default_threads"]
 
@@ -144,7 +145,7 @@ class MiniLMEmbedder:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
         if not 8 <= max_length <= 512:
             raise ValueError(f"max_length must be in [8, 512], got {max_length}")
-        for module, package in (("onnxruntime", "onnxruntime"), ("tokenizers", "tokenizers")):
+        for module, package in (("numpy", "numpy"), ("onnxruntime", "onnxruntime"), ("tokenizers", "tokenizers")):
             if not module_available(module):
                 raise EmbedderUnavailable(f"{package} is not installed", embedder=_NAME, extra="semantic")
         if model_path is None:
@@ -255,6 +256,8 @@ class MiniLMEmbedder:
 
     # -- encoding ------------------------------------------------------------------------------
     def _run_batch(self, ids_list: list[list[int]]) -> npt.NDArray[np.float32]:
+        import numpy as np
+
         width = max(len(ids) for ids in ids_list)
         ids = np.zeros((len(ids_list), width), dtype=np.int64)
         mask = np.zeros((len(ids_list), width), dtype=np.int64)
@@ -273,6 +276,8 @@ class MiniLMEmbedder:
         return result
 
     def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        import numpy as np
+
         texts = list(texts)
         out = np.zeros((len(texts), DIM), dtype=np.float32)
         if not texts:
