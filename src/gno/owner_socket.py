@@ -11,8 +11,9 @@ construction, and the command line answers from there exactly as it would in-pro
 The socket is `<data>/run/gno.sock`: a 0700 directory holding a 0600 socket, and the owner
 also checks the peer's uid. The request is a 4-byte big-endian length and NUL-separated fields
 (`encode_request`; argv, paths and the environment never contain NUL); the owner answers in
-ASCII lines, `S<pid>` (started: output may follow), `R<reason>` (refused: run in-process) and
-finally `X<exit code>`; the caller may send `I` (interrupt, its Ctrl-C).
+ASCII lines, `S<pid>` (ready) or `R<reason>` (refused: run in-process); the caller confirms
+with `G` (go: from then on only the owner runs it, so a caller that gave up waiting never runs a
+command twice), the owner ends with `X<exit code>`; the caller may send `I` (its Ctrl-C).
 
 Kept free of everything but `os` (and `gno.records`): the client imports it before deciding
 anything, and must stay cheaper than a bare interpreter start.

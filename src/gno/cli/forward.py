@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 #: commands that manage the resident owner itself always run in the caller's process
 LOCAL_COMMANDS = frozenset({"daemon", "serve"})
+#: an owner that has not started the command by then (wedged, or overloaded): run it here instead
+START_TIMEOUT_S = 30.0
 LOST = "error [RUNTIME]: the resident owner's worker ended before reporting an exit status; see its log\n"
 
 
@@ -56,6 +58,7 @@ def run_on_owner(args: Sequence[str], data_root: str, version: str) -> int | Non
     addr, dir_fd = short_address(path)
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
+        sock.settimeout(START_TIMEOUT_S)
         sock.connect(addr)
         message = encode_request(version, os.getcwd(), os.getppid(), args, os.environ)
         fds = array("i", [0, 1, 2])
@@ -73,6 +76,12 @@ def run_on_owner(args: Sequence[str], data_root: str, version: str) -> int | Non
     if started is None or not started.startswith(b"S"):
         sock.close()  # refused (another version) or broken before any output: in-process
         return None
+    try:
+        sock.sendall(b"G")  # from here on the owner runs it, and only the owner
+    except OSError:
+        sock.close()
+        return None
+    sock.settimeout(None)  # the command itself may take as long as it takes
     return _wait(sock, buf)
 
 

@@ -137,6 +137,7 @@ def _template(settings: Settings, parent: int) -> None:
                 data = os.read(taken_r, 4 * SPARES * 4)
                 for i in range(0, len(data) - 3, 4):
                     idle.discard(int.from_bytes(data[i : i + 4], "big"))
+            idle = {pid for pid in idle if _alive(pid)}  # a spare killed from outside is replaced
     except InterruptedError:
         pass
     finally:
@@ -146,6 +147,16 @@ def _template(settings: Settings, parent: int) -> None:
         listener.close()
         with contextlib.suppress(OSError):
             os.unlink(socket_path(settings.data_root))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _spare(listener: socket.socket, taken: int) -> None:
@@ -317,8 +328,10 @@ def _run(conn: socket.socket, request: Request, fds: list[int]) -> int:
     _caller_logging()
     argv = request.argv
     sys.argv = ["gno", *argv]
-    conn.settimeout(None)
     conn.sendall(f"S{os.getpid()}\n".encode())
+    if conn.recv(1) != b"G":  # the caller gave up waiting and runs the command itself: never run it twice
+        return 0
+    conn.settimeout(None)
     threading.Thread(target=_watch_caller, args=(conn,), name="gno-caller", daemon=True).start()
     code = _exit_code(argv)
     with contextlib.suppress(OSError):
