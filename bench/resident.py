@@ -39,7 +39,10 @@ import sys
 import tempfile
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from cold_start import ensure_compiled, gno_env, timed
 
 DEFAULT_DATASETS = Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
 GNO = str(Path(sys.executable).with_name("gno"))
@@ -50,10 +53,7 @@ DAYS = ["Mondays", "Tuesdays", "Wednesdays", "Thursdays", "Fridays"]
 
 
 def env_for(home: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GNO_")}
-    env.update(GNO_CONFIG_DIR=str(home / "config"), GNO_DATA_DIR=str(home / "data"), GNO_CACHE_DIR=str(home / "cache"))
-    env.update(extra)
-    return env
+    return {**gno_env(home), **extra}
 
 
 def run(args: list[str], env: dict[str, str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -126,15 +126,6 @@ def mcp_first_result(env: dict[str, str]) -> float:
         proc.wait(30)
 
 
-def timed(args: list[str], env: dict[str, str]) -> float:
-    started = time.perf_counter()
-    proc = subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
-    elapsed = time.perf_counter() - started
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(args)} failed ({proc.returncode}): {proc.stderr.decode()[-600:]}")
-    return elapsed
-
-
 def pct(values: list[float], q: float) -> float:
     s = sorted(values)
     return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
@@ -178,12 +169,9 @@ def concurrency(owned: Path, clients: int, per_client: int) -> dict[str, object]
                 elif kind == "remember":
                     written.append(f"zq{c}x{i}")
 
-    threads = [threading.Thread(target=client, args=(c,)) for c in range(clients)]
     started = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    with ThreadPoolExecutor(clients) as pool:
+        list(pool.map(client, range(clients)))
     wall = time.perf_counter() - started
     listed = run(["ls", "memory", "--json"], env_for(owned, GNO_NO_DAEMON="1")).stdout
     texts = "".join(p.read_text() for p in (owned / "memory").rglob("*.md"))
@@ -228,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     doc = "gno://notes/" + sorted(p.relative_to(vault).as_posix() for p in vault.rglob("*.md"))[0]
     docs = ",".join("gno://notes/" + p.relative_to(vault).as_posix() for p in sorted(vault.rglob("*.md"))[:3])
 
+    compiled = ensure_compiled()
     owner = start_owner(owned)
     try:
         served = {
@@ -270,6 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     target = {k: TARGETS.get(k, TARGETS["lexical"]) for k in ratios}
     result = {
         "rounds": args.rounds,
+        "gno": compiled,
         "loadAverage1m": round(load, 2),
         "sameAsNoDaemon": checked,
         "medianMs": {k: round(v * 1000, 1) for k, v in med.items()},
@@ -281,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
-    print(f"{args.rounds} interleaved rounds; load average {load:.1f} on {os.cpu_count()} cores")
+    print(f"{args.rounds} interleaved rounds ({compiled}); load average {load:.1f} on {os.cpu_count()} cores")
     print(f"{'command':<22}{'median ms':>10}{'p90 ms':>9}{'x pass':>8}  target")
     for k in times:
         r = ratios.get(k)

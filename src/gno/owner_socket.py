@@ -27,6 +27,7 @@ from gno.records import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from _socket import socket
     from collections.abc import Mapping, Sequence
 
 PROTOCOL = 1
@@ -49,6 +50,24 @@ def short_address(path: str) -> tuple[str, int | None]:
         return path, None
     fd = os.open(os.path.dirname(path), os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     return f"/proc/self/fd/{fd}/{os.path.basename(path)}", fd
+
+
+def connect(path: str, timeout: float) -> socket:
+    """A stream connected to the socket at `path`; OSError when nobody listens there."""
+    import _socket
+
+    addr, dir_fd = short_address(path)
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.settimeout(timeout)
+        sock.connect(addr)
+    except OSError:
+        sock.close()
+        raise
+    finally:
+        if dir_fd is not None:
+            os.close(dir_fd)
+    return sock
 
 
 def encode_request(version: str, cwd: str, ppid: int, argv: Sequence[str], env: Mapping[str, str]) -> bytes:

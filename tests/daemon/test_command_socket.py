@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from gno.owner_socket import short_address, socket_path
+from gno.owner_socket import connect, short_address, socket_path
 from gno.settings import build_settings
 
 #: what differs between any two runs (a duration, a receipt's time and digest); masked before comparing
@@ -53,17 +53,11 @@ def gno(
 def _answers(path: str) -> bool:
     if not os.path.exists(path):
         return False
-    addr, dir_fd = short_address(path)
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        s.connect(addr)
-        return True
+        connect(path, 5.0).close()
     except OSError:
         return False
-    finally:
-        s.close()
-        if dir_fd is not None:
-            os.close(dir_fd)
+    return True
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import sys
 
-from gno.owner_socket import encode_request, short_address, socket_path
+from gno.owner_socket import connect, encode_request, socket_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -49,30 +49,28 @@ def _line(sock: Socket, buf: bytearray) -> bytes | None:
 
 def run_on_owner(args: Sequence[str], data_root: str, version: str) -> int | None:
     """The exit code of `gno ARGS` as the resident owner ran it, or None: run it here."""
+    from _socket import SCM_RIGHTS, SOL_SOCKET
+
     path = socket_path(data_root)
     if not os.path.exists(path):
         return None
-    import _socket
-    from array import array
-
-    addr, dir_fd = short_address(path)
-    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
-        sock.settimeout(START_TIMEOUT_S)
-        sock.connect(addr)
+        sock = connect(path, START_TIMEOUT_S)
+    except OSError:  # nobody listens: a stale socket
+        return None
+    try:
+        from array import array
+
         message = encode_request(version, os.getcwd(), os.getppid(), args, os.environ)
         fds = array("i", [0, 1, 2])
-        sent = sock.sendmsg([message], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
+        sent = sock.sendmsg([message], [(SOL_SOCKET, SCM_RIGHTS, fds)])
         if sent < len(message):
             sock.sendall(message[sent:])
         buf = bytearray()
         started = _line(sock, buf)
-    except OSError:  # no owner, a stale socket, a closed fd 0-2, a cwd that is gone
+    except OSError:  # a closed fd 0-2, a cwd that is gone, an owner that does not answer in time
         sock.close()
         return None
-    finally:
-        if dir_fd is not None:
-            os.close(dir_fd)
     if started is None or not started.startswith(b"S"):
         sock.close()  # refused (another version) or broken before any output: in-process
         return None

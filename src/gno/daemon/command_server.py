@@ -38,6 +38,7 @@ import threading
 
 from gno import __version__
 from gno.config import Settings
+from gno.daemon.resident import alive
 from gno.owner_socket import PROTOCOL, Request, decode_request, short_address, socket_path
 
 log = logging.getLogger("gno.daemon")
@@ -137,7 +138,7 @@ def _template(settings: Settings, parent: int) -> None:
                 data = os.read(taken_r, 4 * SPARES * 4)
                 for i in range(0, len(data) - 3, 4):
                     idle.discard(int.from_bytes(data[i : i + 4], "big"))
-            idle = {pid for pid in idle if _alive(pid)}  # a spare killed from outside is replaced
+            idle = {pid for pid in idle if alive(pid)}  # a spare killed from outside is replaced
     except InterruptedError:
         pass
     finally:
@@ -147,16 +148,6 @@ def _template(settings: Settings, parent: int) -> None:
         listener.close()
         with contextlib.suppress(OSError):
             os.unlink(socket_path(settings.data_root))
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _spare(listener: socket.socket, taken: int) -> None:

@@ -63,7 +63,7 @@ def resident_paths(
     )
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -100,7 +100,7 @@ def current_owner(settings: Settings, pid_file: str | None = None) -> ResidentSt
         candidates = candidates[:1]
     for paths in candidates:
         info = _read_pid_file(paths.pid_file)
-        if info is None or not _alive(int(info["pid"])) or not _lock_held(paths.lock):
+        if info is None or not alive(int(info["pid"])) or not _lock_held(paths.lock):
             continue
         return ResidentStatus(
             running=True,
@@ -177,7 +177,7 @@ def stop_owner(settings: Settings, pid_file: str | None = None, timeout_s: float
     deadline = time.monotonic() + timeout_s
     lock = resident_paths(settings, "daemon").lock
     while time.monotonic() < deadline:
-        if not _alive(owner.pid) or not _lock_held(lock):
+        if not alive(owner.pid) or not _lock_held(lock):
             return owner.model_copy(update={"running": False, "stopped": True})
         time.sleep(0.05)
     raise make_error(
