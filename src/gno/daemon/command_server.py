@@ -225,8 +225,15 @@ def preload(settings: Settings) -> None:
     for cap in CAPABILITIES:
         with contextlib.suppress(Exception):
             cap.mcp_tool()  # the request and result models, and the tool schemas `gno mcp` lists
+    for name in ("difflib", "getpass", "termios", "click._textwrap", "importlib.resources.readers"):
+        with contextlib.suppress(ImportError):  # what commands import on their first call
+            importlib.import_module(name)
     _build_models()
     _warm_embedders(settings)
+    import gc
+
+    gc.collect()
+    gc.freeze()  # a worker's collections never walk (and so copy) the template's objects
 
 
 def _build_models() -> None:
