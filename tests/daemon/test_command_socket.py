@@ -253,3 +253,39 @@ def test_mcp_stdio_is_served_by_the_owner(home: dict[str, str]) -> None:
     local_tools, local, local_maps = asyncio.run(_mcp_exchange({**home, "GNO_NO_DAEMON": "1"}))
     assert local_maps and all("pydantic_core" in m for m in local_maps)
     assert (tools, served) == (local_tools, local)
+
+
+def _on_terminal(args: tuple[str, ...], env: dict[str, str]) -> bytes:
+    """What `gno ARGS` writes to a 72-column terminal (a pty) as its stdout and stderr."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 72, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "gno", *args], stdout=slave, stderr=slave, env=env)
+    os.close(slave)
+    out = bytearray()
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: every writer closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    proc.wait(120)
+    os.close(master)
+    return bytes(out)
+
+
+@pytest.mark.parametrize("args", [("search", "deploy"), ("status",), ("get", "notes/nosuch.md")], ids=" ".join)
+def test_terminal_decisions_follow_the_callers_terminal(home: dict[str, str], args: tuple[str, ...]) -> None:
+    env = {k: v for k, v in home.items() if k not in ("NO_COLOR", "COLUMNS")}
+    env["TERM"] = "xterm-256color"
+    served = _on_terminal(args, env)
+    local = _on_terminal(args, {**env, "GNO_NO_DAEMON": "1"})
+    assert served == local and served
+    if args[0] == "search":
+        assert b"\x1b[" in served, "a terminal gets the styled rendering"
