@@ -2,8 +2,8 @@
 
 A `gno` process that finds a resident owner (`gno daemon`, `gno serve`) of its data directory
 hands it the whole invocation instead of importing and loading everything itself: one message
-with the gno version, the working directory, the parent pid, the argv and the environment,
-carrying the caller's own stdin, stdout and stderr as file descriptors (SCM_RIGHTS). The owner
+with the gno version, the working directory, the parent pid, the umask, the argv and the
+environment, carrying the caller's own stdin, stdout and stderr as file descriptors (SCM_RIGHTS). The owner
 runs the command in a process forked from a warm template whose fds 0-2 are the caller's, so
 bytes, terminal decisions (isatty, width, colour) and stdin reads are the caller's by
 construction, and the command line answers from there exactly as it would in-process.
@@ -70,9 +70,12 @@ def connect(path: str, timeout: float) -> socket:
     return sock
 
 
-def encode_request(version: str, cwd: str, ppid: int, argv: Sequence[str], env: Mapping[str, str]) -> bytes:
-    """One request: protocol, version, cwd, ppid, argc, the argv, then `KEY=VALUE` per variable."""
-    fields = [str(PROTOCOL), version, cwd, str(ppid), str(len(argv)), *argv, *(f"{k}={v}" for k, v in env.items())]
+def encode_request(
+    version: str, cwd: str, ppid: int, umask: int, argv: Sequence[str], env: Mapping[str, str]
+) -> bytes:
+    """One request: protocol, version, cwd, ppid, umask, argc, the argv, then `KEY=VALUE` per variable."""
+    head = [str(PROTOCOL), version, cwd, str(ppid), str(umask), str(len(argv))]
+    fields = [*head, *argv, *(f"{k}={v}" for k, v in env.items())]
     body = b"\0".join(os.fsencode(f) for f in fields)
     return len(body).to_bytes(4, "big") + body
 
@@ -82,6 +85,7 @@ class Request(NamedTuple):
     version: str
     cwd: str
     ppid: int
+    umask: int
     argv: list[str]
     env: dict[str, str]
 
@@ -89,11 +93,11 @@ class Request(NamedTuple):
 def decode_request(body: bytes) -> Request:
     """The fields of `encode_request` (without its length prefix); ValueError when malformed."""
     fields = [os.fsdecode(f) for f in body.split(b"\0")]
-    if len(fields) < 5:
+    if len(fields) < 6:
         raise ValueError("short request")
-    argc = int(fields[4])
-    argv, env = fields[5 : 5 + argc], fields[5 + argc :]
+    argc = int(fields[5])
+    argv, env = fields[6 : 6 + argc], fields[6 + argc :]
     if len(argv) != argc:
         raise ValueError("short argv")
     pairs = dict(item.partition("=")[::2] for item in env if item)
-    return Request(int(fields[0]), fields[1], fields[2], int(fields[3]), argv, pairs)
+    return Request(int(fields[0]), fields[1], fields[2], int(fields[3]), int(fields[4]), argv, pairs)

@@ -289,3 +289,11 @@ def test_terminal_decisions_follow_the_callers_terminal(home: dict[str, str], ar
     assert served == local and served
     if args[0] == "search":
         assert b"\x1b[" in served, "a terminal gets the styled rendering"
+
+
+def test_a_write_gets_the_callers_umask(home: dict[str, str]) -> None:
+    args = [sys.executable, "-m", "gno", "capture", "Private note body.", "-c", "notes", "--title", "Private", "--json"]
+    cp = subprocess.run(args, capture_output=True, text=True, env=home, umask=0o077, timeout=120)
+    assert cp.returncode == 0, cp.stderr
+    path = Path(json.loads(cp.stdout)["absPath"])
+    assert path.stat().st_mode & 0o777 == 0o600

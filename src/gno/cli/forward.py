@@ -61,7 +61,9 @@ def run_on_owner(args: Sequence[str], data_root: str, version: str) -> int | Non
     try:
         from array import array
 
-        message = encode_request(version, os.getcwd(), os.getppid(), args, os.environ)
+        umask = os.umask(0o22)
+        os.umask(umask)
+        message = encode_request(version, os.getcwd(), os.getppid(), umask, args, os.environ)
         fds = array("i", [0, 1, 2])
         sent = sock.sendmsg([message], [(SOL_SOCKET, SCM_RIGHTS, fds)])
         if sent < len(message):

@@ -35,6 +35,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 
 from gno import __version__
 from gno.config import Settings
@@ -308,7 +309,7 @@ def _refuse(conn: socket.socket, fds: list[int], reason: str) -> None:
 
 
 def _run(conn: socket.socket, request: Request, fds: list[int]) -> int:
-    """Become the caller's process (fds, cwd, environment, parent pid) and run `gno ARGV`."""
+    """Become the caller's process (fds, cwd, environment, umask, parent pid) and run `gno ARGV`."""
     try:
         os.chdir(request.cwd)
     except OSError:
@@ -319,6 +320,9 @@ def _run(conn: socket.socket, request: Request, fds: list[int]) -> int:
         os.close(fd)
     os.environ.clear()
     os.environ.update(request.env)
+    os.umask(request.umask)  # files a write creates get the caller's permissions
+    if hasattr(time, "tzset"):
+        time.tzset()  # local times in the caller's $TZ
     from gno import settings as gno_settings
 
     gno_settings.set_caller_ppid(request.ppid)
