@@ -325,8 +325,14 @@ LEXICAL = [
 ]
 
 
+#: what a command may import beyond that: `status` reports the static first pass, whose model
+#: module (`gno.embed.static`) imports numpy to name it
+ALLOWED = {"status": ("numpy",)}
+
+
 @pytest.mark.parametrize("args", LEXICAL, ids=lambda a: " ".join(a[:2]))
 def test_lexical_commands_import_no_model_or_server(home: dict[str, str], args: tuple[str, ...]) -> None:
     mods, proc = imported_modules(*args, env={**home, "GNO_NO_DAEMON": "1"})
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert offenders(mods, (*NO_MODELS, *NO_SERVERS, "gno.retrieve.vectors")) == []
+    banned = tuple(m for m in (*NO_MODELS, *NO_SERVERS, "gno.retrieve.vectors") if m not in ALLOWED.get(args[0], ()))
+    assert offenders(mods, banned) == []
