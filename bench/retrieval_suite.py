@@ -776,9 +776,9 @@ def main(argv: list[str] | None = None) -> int:
         }
         if cname in ASK_PAIRS and args.ask:
             set_embedder(engine, embedders[0] if embedders else "minilm")
-            pairs_file, key = ASK_PAIRS[cname]
-            results[key] = run_ask(engine, pairs_file)
-            log(f"  ask {cname}: {({k: v for k, v in results[key].items() if k != 'rows'})}")
+            pairs_file, ask_key = ASK_PAIRS[cname]
+            results[ask_key] = run_ask(engine, pairs_file)
+            log(f"  ask {cname}: {({k: v for k, v in results[ask_key].items() if k != 'rows'})}")
         engine.close()
     return report(results, args, argv)
 
