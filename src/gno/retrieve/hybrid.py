@@ -7,9 +7,7 @@ Stages (what runs offline here; every default chosen on `bench/retrieval_suite.p
    earns credit by its margin over the median of its own query's pool, in units of the pool's
    spread, so uniformly high cosines (short chat turns) carry little and a hit that stands out
    carries much. The legs are weighted (`DEFAULT_TRUST`): a document found by one leg keeps what
-   that leg says about it, and a weak vector leg cannot drag BM25 down; nor a weak BM25 leg the
-   vectors: BM25 gives up the share of its weight that its best hit does not state of the query
-   (IDF-weighted), as far as the vector leg's best hit stands out of its own pool to take it. `--thorough` adds
+   that leg says about it, and a weak vector leg cannot drag BM25 down. `--thorough` adds
    pseudo-relevance feedback (terms of the top 3 documents) as a third, lighter leg;
 4. graph (not `--fast`): one hop of links and backlinks from the top 5 fused documents. Linked
    notes enter *below* those seeds: the graph can lift a neighbour from the tail, never over
@@ -157,32 +155,6 @@ class HybridRetriever:
         st.scores = {h.doc_id: h.raw for h in hits}
         st.ms = (time.perf_counter() - t) * 1000
         return st, hits
-
-    def _top_coverage(self, pq: ParsedQuery, top: int) -> float:
-        """The share of the query's content words, weighted by IDF, that BM25's best document holds.
-
-        BM25 scaled to its best hit gives that hit full credit however little of the query it states:
-        a question worded unlike its note shares one common word ("page", "note") with many notes, and
-        its best BM25 hit is no evidence at all. Fused with vectors, the BM25 leg weighs as much as its
-        best hit states of the query (1.0 when it holds every content word).
-        """
-        total = max(1, docs.count_active(self.store))
-        held, mass = 0.0, 0.0
-        seen: set[str] = set()
-        for t in content_query(pq, FUNCTION_WORDS).positives:
-            if t.text.lower() in seen:
-                continue
-            seen.add(t.text.lower())
-            try:
-                expr = compile_fts(ParsedQuery((t,), ()))
-                df = count_matches(self.store, expr, DocFilter())
-                holds = bool(bm25_search(self.store, expr, DocFilter(doc_ids=[top]), 1))
-            except GnoError:
-                continue
-            idf = math.log(1 + (total - df + 0.5) / (df + 0.5))
-            mass += idf
-            held += idf if holds else 0.0
-        return held / mass if mass else 1.0
 
     def _vector(self, query: str, f: DocFilter, limit: int, best: dict[int, tuple[str, int]]) -> Stage:
         t = time.perf_counter()
@@ -419,16 +391,9 @@ class HybridRetriever:
         if ranking is not None:
             trust = trust_for(ranking.model_id)
         w_vec = trust.weight if vec_st.status == "active" and vec_st.ranked else 0.0
-        vec = margin_scaled([(d, vec_st.scores[d]) for d in vec_st.ranked], trust.spread, trust.floor)
-        # BM25 gives up the part of its weight that its best hit does not state of the query
-        # (`_top_coverage`), as far as the vector leg's best hit stands out of its pool to take it
-        w_bm25 = 1.0 - w_vec
-        if w_vec and hits and vec:
-            cover = self._top_coverage(pq, hits[0].doc_id)
-            w_bm25 *= 1.0 - (1.0 - cover) * min(1.0, max(vec.values()))
         legs: list[tuple[dict[int, float], float]] = [
-            (scaled_to_best([(h.doc_id, h.raw) for h in hits]), w_bm25),
-            (vec, w_vec),
+            (scaled_to_best([(h.doc_id, h.raw) for h in hits]), 1.0 - w_vec),
+            (margin_scaled([(d, vec_st.scores[d]) for d in vec_st.ranked], trust.spread, trust.floor), w_vec),
         ]
         if opts.depth == "thorough" and bm25_st.ranked:
             prf = self._feedback(pq, f, [d for d, _ in _order(weighted_sum(legs))[:3]], pool)
@@ -438,8 +403,7 @@ class HybridRetriever:
         fus = Stage("fusion", ranked=[d for d, _ in fused], scores=dict(fused), cutoff=cand)
         fus.after = fus.ranked
         fus.reason = (
-            f"vector weight {w_vec:.2f}, BM25 weight {w_bm25:.2f} of {1.0 - w_vec:.2f} (what its best hit states "
-            f"of the query), full credit {trust.spread:g} deviations above the pool median"
+            f"vector weight {w_vec:.2f}, full credit {trust.spread:g} deviations above the pool median"
             if w_vec
             else "BM25 only"
         )
