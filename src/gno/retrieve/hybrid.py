@@ -44,6 +44,7 @@ from gno.retrieve.grammar import (
     word_tokens,
 )
 from gno.retrieve.search import build_hits
+from gno.retrieve.semantic import document_text
 from gno.store import documents as docs
 from gno.store import graph as gstore
 from gno.store import vectors as vstore
@@ -298,7 +299,8 @@ class HybridRetriever:
         # read back, not embedded again: identical vectors, a fraction of the cost
         stored = vstore.stored_vectors(self.store, quality.fingerprint, [best[d] for d in order])
         todo = [d for d in order if best[d] not in stored]
-        mv = quality.embed_documents([texts[best[d]][0] for d in todo]) if todo else None
+        # as `embed` stores them: led by the title (the same vectors a stored MiniLM pass holds)
+        mv = quality.embed_documents([document_text(rows[d].title, texts[best[d]][0]) for d in todo]) if todo else None
         fresh = {d: mv[i] for i, d in enumerate(todo)} if mv is not None else {}
         sims = {}
         for d in order:
