@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,6 +22,7 @@ import pytest
 from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parents[1]
+README = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
 FIXTURES = Path(__file__).parent / "fixtures"
 CORE_MAX_PACKAGES = 20
 CORE_MAX_MB = 60.0
@@ -99,6 +101,11 @@ def test_core_is_small(core_venv: Path) -> None:
         assert extra_only not in dists
     assert len(dists) <= CORE_MAX_PACKAGES, sorted(dists)
     assert sum(dists.values()) <= CORE_MAX_MB, {k: round(v, 1) for k, v in dists.items()}
+    # the README's figures are this measurement, not a guess
+    claim = re.search(r"gno and the (\d+) packages it pulls in, about (\d+) MB installed", README)
+    assert claim is not None, "README states the core install's package count and size"
+    assert int(claim.group(1)) == len(dists) - 1, sorted(dists)
+    assert abs(int(claim.group(2)) - sum(dists.values())) <= 0.1 * sum(dists.values()), round(sum(dists.values()), 1)
     site = next((core_venv / "lib").glob("python*/site-packages"))
     assert list((site / "gno" / "retrieve" / "__pycache__").glob("search.*.pyc")), "pip byte-compiles gno"
 

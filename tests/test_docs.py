@@ -43,3 +43,16 @@ def test_quick_start_has_two_commands_and_ci_calls_the_test_command() -> None:
     assert len(lines) == 2
     assert "bash scripts/test.sh" in lines[1]
     assert "scripts/test.sh" in (root / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_what_enable_write_gates_on_gno_serve_is_written_down() -> None:
+    """`--enable-write` gates MCP's write tools; REST writes stay on (the Web UI edits through them):
+    a user reading either the README or `gno serve --help` learns both halves."""
+    row = next(ln for ln in README.splitlines() if ln.startswith("| `gno serve "))
+    assert "`--enable-write` gates the MCP write tools only" in row and "REST writes" in row
+    from click.testing import CliRunner
+
+    from gno.cli.main import cli
+
+    help_text = " ".join(CliRunner().invoke(cli, ["serve", "--help"]).output.split())
+    assert "REST writes are always on" in help_text

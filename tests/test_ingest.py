@@ -593,6 +593,22 @@ def test_inline_tags_and_what_is_not_a_tag(notes: Path, make_engine) -> None:
     assert srcs == {"inline"}
 
 
+def test_heading_links_and_css_colours_are_not_tags(notes: Path, make_engine) -> None:
+    """Tags come from front matter and `#tag` words of the prose: a link to a heading names a place,
+    a colour in an HTML attribute or a style block is CSS."""
+    write(
+        notes, "c.md",
+        "---\ntags: [ops]\n---\n"
+        "See [[#Setup steps]] and [[#Accounts|the accounts]] and ![[Note#^b15695]].\n"
+        '<span style="color: #abc">warm</span> <div style="background:#fee; border: 1px solid #bad">x</div>\n'
+        "<style>\n.callout { color: #cab; border-color: #dead; }\n</style>\n"
+        "Status #draft, and #cafe is still a tag in prose.\n",
+    )  # fmt: skip
+    e = make_engine(notes)
+    only(e)
+    assert tags(e, "c.md") == ["cafe", "draft", "ops"]
+
+
 def test_front_matter_and_inline_tags_merge(notes: Path, make_engine) -> None:
     write(notes, "m.md", "---\ntags: [ops]\n---\nSee #ops and #incident\n")
     e = make_engine(notes)

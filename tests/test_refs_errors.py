@@ -171,8 +171,9 @@ def test_get_line_windows(engine: Engine, corpus: Path) -> None:
     assert d.content == lines[10]
     d = engine.get("notes/deploy.md", from_line=14, line_count=50)
     assert (d.returned_lines.start, d.returned_lines.end) == (14, 15)
-    d = engine.get("notes/deploy.md", from_line=99)
-    assert (d.content, d.returned_lines.start, d.returned_lines.end) == ("", 99, 98)
+    with pytest.raises(ValidationError) as past:  # past the end: an error that says so, never an empty answer
+        engine.get("notes/deploy.md", from_line=99)
+    assert past.value.message == "line 99 is past the end of gno://notes/deploy.md (15 lines)"
     for kw in ({"line_count": 0}, {"from_line": -1}):
         with pytest.raises(ValidationError) as ei:
             engine.get("notes/deploy.md", **kw)  # type: ignore[arg-type]
@@ -207,20 +208,29 @@ def test_multi_get_comma_lists_and_missing_refs(engine: Engine) -> None:
 
 
 def test_multi_get_truncates_each_document(engine: Engine) -> None:
+    """Each document is cut after its last whole line within the budget, and says which lines it kept."""
     r = engine.multi_get(["notes/deploy.md", "notes/archive/old.md"], max_bytes=20)
     assert r.truncated is True
-    assert [len(d.content.encode()) for d in r.documents] == [20, 20]
-    assert r.documents[0].content == "---\ntitle: Deploy pr"
+    for d in r.documents:
+        full = engine.get(d.uri).content
+        kept = full.encode()[:21].rsplit(b"\n", 1)[0].decode()
+        assert d.content == kept and len(d.content.encode()) <= 20
+        assert (d.returned_lines.start, d.returned_lines.end) == (1, kept.count("\n") + 1)
+    assert r.documents[0].content == "---"
     r = engine.multi_get(["notes/projects/languages.md"], max_bytes=0)
     assert r.truncated is False
 
 
-def test_multi_get_truncation_never_splits_utf8(engine: Engine) -> None:
-    # "café" straddles byte 82 of languages.md; truncation must drop the partial character
-    text = engine.get("notes/projects/languages.md").content
+def test_multi_get_truncation_never_splits_utf8(engine: Engine, corpus: Path) -> None:
+    # a first line longer than the budget is cut inside the line: "café" straddles the cut, and the
+    # partial character is dropped
+    (corpus / "long.md").write_text("Le café " * 40 + "\n\nsecond line\n", encoding="utf-8")
+    engine.update()
+    text = engine.get("notes/long.md").content
     cut = text.encode().index("é".encode()) + 1
-    r = engine.multi_get(["notes/projects/languages.md"], max_bytes=cut)
+    r = engine.multi_get(["notes/long.md"], max_bytes=cut)
     assert r.documents[0].content == text.encode()[: cut - 1].decode()
+    assert (r.documents[0].returned_lines.start, r.documents[0].returned_lines.end) == (1, 1)
 
 
 def test_ls_scopes(engine: Engine) -> None:

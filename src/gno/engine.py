@@ -83,12 +83,31 @@ def _collection_info(c: CollectionConfig, count: int | None = None) -> Collectio
     )
 
 
-def _check_overlap(cfg: GnoConfig, root: Path) -> None:
-    """A folder inside (or holding) another collection's folder would index its files twice."""
+def nested_memory_exclude(folder: Path, memory_folder: Path) -> str | None:
+    """The `exclude` glob by which a collection in `folder` leaves the memory collection in
+    `memory_folder` (below it) its files, or None when the path cannot be spelled as a glob."""
+    rel = memory_folder.relative_to(folder).as_posix()
+    return None if any(ch in rel for ch in "*?[]{}") else f"{rel}/**"
+
+
+def _check_overlap(cfg: GnoConfig, root: Path, *, memory: bool) -> list[tuple[str, str]]:
+    """A folder inside (or holding) another collection's folder would index its files twice;
+    the one nesting allowed is a memory collection inside an ordinary one (memory kept in the
+    vault, so the facts show in the user's editor): the outer collection then excludes the
+    memory folder. Returns the (collection, glob) exclusions that make the nesting disjoint."""
     from pathlib import Path
 
+    exclusions: list[tuple[str, str]] = []
     for c in cfg.collections:
         other = Path(c.path).expanduser().resolve()
+        inner_memory = (memory and not c.memory_managed and other in root.parents) or (
+            c.memory_managed and not memory and root in other.parents
+        )
+        outer, inner = (other, root) if memory else (root, other)
+        glob = nested_memory_exclude(outer, inner) if inner_memory else None
+        if glob is not None:
+            exclusions.append((c.name if memory else "", glob))
+            continue
         if root == other or other in root.parents or root in other.parents:
             how = "is" if root == other else "is inside" if other in root.parents else "contains"
             raise ValidationError(
@@ -97,6 +116,7 @@ def _check_overlap(cfg: GnoConfig, root: Path) -> None:
                 code=ErrorCode.COLLECTION_OVERLAP,
                 details={"path": str(root), "collection": c.name, "collectionPath": str(other)},
             )
+    return exclusions
 
 
 def _slug(name: str) -> str:
@@ -253,9 +273,11 @@ class Engine:
     ) -> CollectionInfo:
         from pathlib import Path
 
-        from gno.config import CollectionConfig, load_config, save_config
+        from gno.config import DEFAULT_EXCLUDES, CollectionConfig, load_config, save_config
 
         root = Path(path).expanduser().resolve()
+        if memory_managed and not root.exists() and root.parent.is_dir():
+            root.mkdir()  # gno writes the facts there itself: an empty memory folder is a fine start
         if not root.is_dir():
             raise ValidationError(
                 f"folder {path!r} does not exist or is not a folder",
@@ -270,14 +292,19 @@ class Engine:
                 code=ErrorCode.COLLECTION_EXISTS,
                 details={"collection": cname},
             )
-        _check_overlap(cfg, root)
+        exclusions = _check_overlap(cfg, root, memory=memory_managed)
         fields: dict[str, Any] = {"name": cname, "path": str(root), "memoryManaged": memory_managed}
+        own = [glob for outer, glob in exclusions if not outer]  # a new outer collection leaves memory folders out
+        for outer, glob in exclusions:
+            c = cfg.collection(outer) if outer else None
+            if c is not None and glob not in c.exclude:
+                c.exclude.append(glob)
         if pattern:
             fields["pattern"] = pattern
         if include:
             fields["include"] = list(include)
-        if exclude:
-            fields["exclude"] = list(exclude)
+        if exclude or own:
+            fields["exclude"] = [*(exclude or DEFAULT_EXCLUDES), *own]
         try:
             coll = CollectionConfig.model_validate(fields)
         except Exception as exc:  # noqa: BLE001 - pydantic's first error, as one line
@@ -320,6 +347,8 @@ class Engine:
         )
 
     def collection_remove(self, name: str, *, lock_wait: float | None = None) -> CollectionRemoved:
+        from pathlib import Path
+
         from gno.config import save_config
         from gno.ingest.sync import now_iso
         from gno.models import CollectionRemoved
@@ -328,6 +357,11 @@ class Engine:
         coll = self.collection(name)
         cfg = self.config
         cfg.collections = [c for c in cfg.collections if c.name != coll.name]
+        if coll.memory_managed:  # an outer collection that left this folder to it takes it back
+            for c in cfg.collections:
+                outer, inner = Path(c.path).expanduser().resolve(), Path(coll.path).expanduser().resolve()
+                if outer in inner.parents and (glob := nested_memory_exclude(outer, inner)) in c.exclude:
+                    c.exclude.remove(glob)
         with self.lease(lock_wait):
             save_config(self.settings, cfg)
             self._config = None
@@ -483,12 +517,17 @@ class Engine:
         if lines and lines[-1] == "":
             lines = lines[:-1]
         if from_line is not None and from_line < 1:
-            raise ValidationError("--from must be at least 1")
+            raise ValidationError("`fromLine` must be at least 1")
         start = from_line or parsed.line or 1
         if start < 1:
-            raise ValidationError("--from must be at least 1")
+            raise ValidationError("`fromLine` must be at least 1")
         if line_count is not None and line_count < 1:
-            raise ValidationError("-l/--limit must be at least 1")
+            raise ValidationError("`lineCount` must be at least 1")
+        if start > max(len(lines), 1):
+            raise ValidationError(
+                f"line {start} is past the end of {row.uri} ({len(lines)} lines)",
+                details={"uri": row.uri, "line": start, "totalLines": len(lines)},
+            )
         end = len(lines) if line_count is None else min(len(lines), start + line_count - 1)
         chunk = lines[start - 1 : end] if start <= len(lines) else []
         raw = None
@@ -533,7 +572,10 @@ class Engine:
                 continue
             raw = d.content.encode("utf-8")
             if max_bytes and len(raw) > max_bytes:
-                d.content = raw[:max_bytes].decode("utf-8", errors="ignore")
+                # whole lines when at least one fits, so `returnedLines` says exactly what came back
+                cut = raw.rfind(b"\n", 0, max_bytes + 1)
+                d.content = raw[: cut if cut > 0 else max_bytes].decode("utf-8", errors="ignore")
+                d.returned_lines.end = d.returned_lines.start + d.content.count("\n")
                 truncated = True
             out.append(d)
         return MultiGetResult(documents=out, errors=errors, truncated=truncated)
@@ -552,9 +594,9 @@ class Engine:
                 coll, _, prefix = scope.partition("/")
             coll = self.collection(coll).name
         if limit < 1:
-            raise ValidationError("--limit must be at least 1")
+            raise ValidationError("`limit` must be at least 1")
         if offset < 0:
-            raise ValidationError("--offset must be 0 or more")
+            raise ValidationError("`offset` must be 0 or more")
         rows = docs.list_docs(self.store, coll, prefix, limit, offset)
         entries = [
             LsEntry(docid=r.docid, uri=r.uri, title=r.title, collection=r.collection, rel_path=r.rel_path) for r in rows

@@ -295,6 +295,16 @@ def _validation_problem(exc: Exception) -> str | None:
     return f"{loc}: {msg}" if loc else msg
 
 
+def not_a(what: str, expected: str, exc: Exception, *, details: dict[str, Any] | None = None) -> ValidationError:
+    """A file or object that is not the kind it should be, as one line: what it should be and its
+    first problem (`field: message`), never pydantic's dump of every error with its URLs."""
+    problem = _validation_problem(exc) or one_line(str(exc))
+    errors = getattr(exc, "error_count", None)
+    count = errors() if callable(errors) else 1
+    more = f" (and {count - 1} more)" if count > 1 else ""
+    return ValidationError(f"not {what}: {problem}{more}; expected {expected}", details=details)
+
+
 def from_exception(exc: Exception) -> GnoError:
     """Translate an exception that escaped the engine: a one-line message, never a traceback.
 

@@ -10,6 +10,7 @@ import click
 
 from gno.cli.contract import invoke
 from gno.cli.main import json_option, lock_wait_option, lock_wait_seconds, no_wait_option, run
+from gno.cli.render_hits import shown
 
 if TYPE_CHECKING:
     from gno.models import (
@@ -264,7 +265,7 @@ def status(ctx: click.Context, as_json: bool) -> None:
                 f"Memory: {m.facts} facts · {m.current} current · {m.superseded} superseded · {m.invalid} invalid"
             )
             for d in m.diagnostics[:20]:
-                click.echo(f"  {d.uri}: {', '.join(d.codes)}")
+                click.echo(f"  {shown(d.uri)}: {', '.join(d.codes)}")
         if r.vectors:
             v = r.vectors
             click.echo(

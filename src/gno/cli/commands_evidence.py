@@ -14,6 +14,7 @@ import click
 
 from gno.cli.contract import depth_options, depth_value, invoke
 from gno.cli.main import AppContext, emit_error, json_option
+from gno.cli.render_hits import shown
 
 if TYPE_CHECKING:
     from gno.models import (
@@ -117,7 +118,7 @@ def context_build(
             click.echo(capsule_markdown(c))
         elif not output:
             for e in c.evidence:
-                click.echo(f"[{e.selection_rank}] {e.uri}:{e.start_line}-{e.end_line}  {e.title}")
+                click.echo(f"[{e.selection_rank}] {shown(e.uri)}:{e.start_line}-{e.end_line}  {e.title}")
             cov = c.coverage
             click.echo(
                 f"capsule {c.capsule_id[:16]} · {c.budget['usedTokens']}/{c.budget['requestedTokens']} tokens"
@@ -147,8 +148,10 @@ def context_verify(ctx: click.Context, capsule: str, as_json: bool) -> None:
 
     def render(r: ContextVerifyResult) -> None:
         for i in r.items:
-            click.echo(f"{i.status:<9} {i.uri}:{i.start_line}-{i.end_line}" + (f"  ({i.reason})" if i.reason else ""))
-        click.echo(f"capsule {r.capsule_id[:16]}: {r.status} · integrity {r.integrity} · {r.counts}")
+            why = f"  ({i.reason})" if i.reason else ""
+            click.echo(f"{i.status:<9} {shown(i.uri)}:{i.start_line}-{i.end_line}{why}")
+        counts = ", ".join(f"{n} {status}" for status, n in r.counts.items())
+        click.echo(f"capsule {r.capsule_id[:16]}: {r.status} · integrity {r.integrity} · {counts}")
 
     invoke(ctx, as_json, "context_verify", fields, render)
 
@@ -156,7 +159,7 @@ def context_verify(ctx: click.Context, capsule: str, as_json: bool) -> None:
 def _render_changes(r: ChangesResult) -> None:
     for ch in r.changes:
         snap = ch.current or ch.previous or {}
-        click.echo(f"{ch.id:<8} {ch.observed_at}  {ch.kind:<10} {snap.get('uri', '')}")
+        click.echo(f"{ch.id:<8} {ch.observed_at}  {ch.kind:<10} {shown(snap.get('uri', ''))}")
     if not r.changes:
         click.echo("No changes.")
     if r.page.next_cursor:
@@ -236,7 +239,7 @@ def diff(ctx: click.Context, ref: str, change: str | None, as_json: bool) -> Non
     """How one document changed (structural delta of its latest or a given change)."""
 
     def render(r: DiffResult) -> None:
-        click.echo(f"{r.document['uri']}: {r.status}")
+        click.echo(f"{shown(r.document['uri'])}: {r.status}")
         if r.change is not None:
             click.echo(f"  {r.change.id} {r.change.kind} at {r.change.observed_at}")
             for key, val in (r.change.structure_delta or {}).items():
@@ -258,10 +261,11 @@ def impact(ctx: click.Context, ref: str, max_depth: int, max_nodes: int, max_edg
     """Which documents depend on REF (inbound links and relations, transitively)."""
 
     def render(r: ImpactResult) -> None:
-        click.echo(f"impact of {r.root}: {len(r.impacted)} documents" + (" (truncated)" if r.meta["truncated"] else ""))
+        cut = " (truncated)" if r.meta["truncated"] else ""
+        click.echo(f"impact of {shown(r.root)}: {len(r.impacted)} documents{cut}")
         for n in r.impacted:
-            path = " → ".join(s.source.rsplit("/", 1)[-1] for s in n.evidence_path)
-            click.echo(f"  depth {n.depth}  {n.uri}  via {path} → {r.root.rsplit('/', 1)[-1]}")
+            path = " → ".join(shown(s.source.rsplit("/", 1)[-1]) for s in n.evidence_path)
+            click.echo(f"  depth {n.depth}  {shown(n.uri)}  via {path} → {shown(r.root.rsplit('/', 1)[-1])}")
 
     invoke(
         ctx,
@@ -275,7 +279,7 @@ def impact(ctx: click.Context, ref: str, max_depth: int, max_nodes: int, max_edg
 def _render_links(r: LinksResult) -> None:
     arrow = "→" if r.direction == "out" else "←"
     for lk in r.links:
-        click.echo(f"{arrow} {lk.uri}  [{lk.edge_type}]" + (f" line {lk.line}" if lk.line else ""))
+        click.echo(f"{arrow} {shown(lk.uri)}  [{lk.edge_type}]" + (f" line {lk.line}" if lk.line else ""))
     if not r.links:
         click.echo("No links." if r.direction == "out" else "No backlinks.")
 
@@ -331,7 +335,7 @@ def ask(
         if r.answer:
             click.echo(r.answer)
             for c in r.citations:
-                click.echo(f"  [evidence:{c.evidence_id[:12]}] {c.uri}:{c.start_line}-{c.end_line}")
+                click.echo(f"  [evidence:{c.evidence_id[:12]}] {shown(c.uri)}:{c.start_line}-{c.end_line}")
         else:
             click.echo(r.message or "No answer.")
         tail = f"status: {r.answer_status}" + (f" ({r.abstention_reason})" if r.abstention_reason else "")

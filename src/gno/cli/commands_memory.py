@@ -11,6 +11,7 @@ import click
 
 from gno.cli.contract import invoke
 from gno.cli.main import json_option, lock_wait_option, no_wait_option, request_id_option, run
+from gno.cli.render_hits import shown
 
 if TYPE_CHECKING:
     from gno.config import Settings
@@ -95,9 +96,20 @@ def remember(
       gno remember "Prod deploys from release branches" --scope project:gno \\
           --supersede gno://memory/facts/…/mem-….md --predecessor-hash <contentHash>
     """
+    picked = (("add", add), ("supersede", bool(supersede or predecessor_uri)), (decision, True))
+    asked = {d for d, on in picked if on and d}
     dec = decision or ("supersede" if supersede else "add" if add else None)
 
     def fields(e: Engine) -> dict[str, Any]:
+        from gno.errors import ErrorCode, ValidationError
+
+        if len(asked) > 1:  # `--add --supersede U` is two decisions: running either one would guess
+            raise ValidationError(
+                "pick one decision: --add stores a new fact beside the others, --supersede URI "
+                "--predecessor-hash H replaces one",
+                code=ErrorCode.MEMORY_DECISION_INVALID,
+                details={"decisions": sorted(asked)},
+            )
         c, s = _identity(e.settings, caller, session)
         opts: dict[str, Any] = {
             "collection": collection,
@@ -116,7 +128,7 @@ def render_remember(r: RememberResult) -> None:
         click.echo("Nothing written. Decide with --add, or --supersede <uri> --predecessor-hash <hash>.")
         for cand in r.candidates or []:
             click.echo(f"  [{cand.match} {cand.similarity:.2f}] {cand.record.text}")
-            click.echo(f"      {cand.record.uri}  contentHash {cand.record.content_hash}")
+            click.echo(f"      {shown(cand.record.uri)}  contentHash {cand.record.content_hash}")
         if not r.candidates:
             click.echo("  No similar facts in these scopes.")
         click.echo(f"(matching: {r.matching.mode}, threshold {r.matching.threshold})")
@@ -125,7 +137,7 @@ def render_remember(r: RememberResult) -> None:
         if r.request is not None and r.request.replayed:
             verb += f" (replayed: request {r.request.request_id}, {r.request.committed_at})"
         click.echo(f"{verb}: {r.record.text}")
-        click.echo(f"  {r.record.uri}  contentHash {r.record.content_hash}")
+        click.echo(f"  {shown(r.record.uri)}  contentHash {r.record.content_hash}")
 
 
 @click.command()
@@ -170,7 +182,7 @@ def render_recall(r: RecallResult) -> None:
     for f in r.facts:
         click.echo(f"- {f.text}")
         since = f" (valid from {f.valid_from})" if f.valid_from else ""
-        click.echo(f"    {f.uri}  [{', '.join(f.scopes)}]  {f.created_at}{since}")
+        click.echo(f"    {shown(f.uri)}  [{', '.join(f.scopes)}]  {f.created_at}{since}")
     b = r.budget
     click.echo(
         f"({len(r.facts)} facts, {b.used_tokens}/{b.max_tokens} tokens, {b.omitted} omitted; "
@@ -191,7 +203,7 @@ def audit(ctx: click.Context, collection: str | None, max_findings: int, as_json
     def render(r: AuditResult) -> None:
         click.echo(f"Checked {r.checked} fact files: {len(r.findings)} findings")
         for f in r.findings:
-            click.echo(f"  {f.uri}: {', '.join(f.codes)}")
+            click.echo(f"  {shown(f.uri)}: {', '.join(f.codes)}")
 
     result: list[AuditResult] = []
 

@@ -11,7 +11,7 @@ import click
 from gno.cli.contract import invoke
 from gno.cli.hit_flags import DEFAULTS, FILTER_OPTIONS, OUTPUT_FLAGS, tag_list
 from gno.cli.main import json_option, run
-from gno.cli.render_hits import numbered
+from gno.cli.render_hits import numbered, shown
 from gno.cli.render_hits import render_hits as format_hits
 
 if TYPE_CHECKING:
@@ -48,7 +48,47 @@ def hit_options(*, output: bool = True, without: tuple[str, ...] = ()) -> Callab
     return apply
 
 
-@click.command(context_settings={"ignore_unknown_options": True})
+class WordsCommand(click.Command):
+    """A command whose words may start with `-` (`deploy -legacy` negates a word) and whose unknown
+    `--long` options are still refused: `--colection memory` is a typo, not two query words.
+
+    Click alone would either refuse `-legacy` or (with `ignore_unknown_options`) read it as the
+    short options `-l -e -g -a -c y`. Here the command's own options are set apart first (with
+    their values); every other token is a word, except an unknown `--long` one, which is refused,
+    and everything after a bare `--` is words whatever it looks like.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        takes_value: dict[str, bool] = {}
+        for p in self.get_params(ctx):
+            if isinstance(p, click.Option):
+                takes_value.update(dict.fromkeys((*p.opts, *p.secondary_opts), not p.is_flag and not p.count))
+        opts: list[str] = []
+        words: list[str] = []
+        i = 0
+        while i < len(args):
+            tok = args[i]
+            name = tok.partition("=")[0] if tok.startswith("--") else tok
+            if tok == "--":
+                words.extend(args[i + 1 :])
+                break
+            if name in takes_value:
+                opts.append(tok)
+                if takes_value[name] and name == tok and i + 1 < len(args):
+                    opts.append(args[i + 1])
+                    i += 1
+            elif tok.startswith("--"):
+                longs = sorted(n for n in takes_value if n.startswith("--"))
+                raise click.NoSuchOption(name, possibilities=longs, ctx=ctx)
+            elif tok[:2] in takes_value and takes_value[tok[:2]] and len(tok) > 2 and tok[2:].isdigit():
+                opts.append(tok)  # `-n5`
+            else:
+                words.append(tok)
+            i += 1
+        return super().parse_args(ctx, [*opts, "--", *words] if words else opts)
+
+
+@click.command(cls=WordsCommand)
 @click.argument("query", nargs=-1, required=True)
 @hit_options()
 @json_option
@@ -141,8 +181,14 @@ def multi_get(ctx: click.Context, refs: tuple[str, ...], max_bytes: int, line_nu
 
     def render(r: MultiGetResult) -> None:
         for d in r.documents:
-            click.echo(click.style(f"==> {d.uri} ({d.docid}) <==", bold=True))
+            click.echo(click.style(f"==> {shown(d.uri)} ({d.docid}) <==", bold=True))
             click.echo(numbered(d.content, d.returned_lines.start) if line_numbers else d.content)
+            if r.truncated and d.returned_lines.end < d.total_lines:
+                rest = d.returned_lines.end + 1
+                click.echo(
+                    f"[… cut at --max-bytes {max_bytes}: lines {d.returned_lines.start}-{d.returned_lines.end} "
+                    f"of {d.total_lines}; the rest: gno get '{shown(d.uri)}' --from {rest}]"
+                )
             click.echo()
         for err in r.errors:
             click.echo(f"error [{err.code}]: {err.ref}: {err.message}", err=True)
@@ -161,7 +207,7 @@ def ls(ctx: click.Context, scope: str | None, limit: int, offset: int, as_json: 
 
     def render(r: LsResult) -> None:
         for e in r.entries:
-            click.echo(f"{e.docid}  {e.uri}  {e.title}")
+            click.echo(f"{e.docid}  {shown(e.uri)}  {e.title}")
         if not r.entries:
             click.echo("No documents." if not r.total else f"No documents at offset {r.offset} of {r.total}.")
         elif r.offset or len(r.entries) < r.total:

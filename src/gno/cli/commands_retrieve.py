@@ -10,6 +10,7 @@ import click
 from gno.cli.commands_read import hit_options, render_hits
 from gno.cli.contract import depth_options, depth_value, invoke
 from gno.cli.main import json_option, lock_wait_option, lock_wait_seconds, no_wait_option, run
+from gno.cli.render_hits import shown
 
 if TYPE_CHECKING:
     from gno.models import BenchResult, DiagnoseResult, EmbedResult, QueryExplain, SearchResult
@@ -145,7 +146,7 @@ def _print_explain(x: QueryExplain | None) -> None:
     vectors = f" vectors={x.vectors}{' (first pass)' if x.first_pass else ''}" if x.vectors else ""
     click.echo(f"explain: depth={x.depth} candidateLimit={x.candidate_limit}{vectors}", err=True)
     for st in x.stages:
-        top = ", ".join(f"#{h.rank} {h.uri.rsplit('/', 1)[-1]} ({h.score:.3f})" for h in st.top[:3])
+        top = ", ".join(f"#{h.rank} {shown(h.uri.rsplit('/', 1)[-1])} ({h.score:.3f})" for h in st.top[:3])
         why = f" — {st.reason}" if st.reason else ""
         click.echo(f"  {st.name:<9} {st.status:<7} {st.ms:7.1f} ms  n={st.count:<3} {top}{why}", err=True)
 
@@ -288,7 +289,7 @@ def query_diagnose(
 
     def render(r: DiagnoseResult) -> None:
         t = r.target
-        click.echo(f"target {t.uri or t.ref}: {t.status}")
+        click.echo(f"target {shown(t.uri or t.ref)}: {t.status}")
         for s in r.stages:
             rank = "-" if s.rank is None else str(s.rank)
             drop = f"  dropped: {s.drop_reason}" if s.drop_reason else ""

@@ -21,6 +21,7 @@ from gno.cli.main import (
     request_id_option,
     run,
 )
+from gno.cli.render_hits import shown
 
 if TYPE_CHECKING:
     from gno.engine import Engine
@@ -84,7 +85,12 @@ def warn_exposed(host: str, allowed_hosts: tuple[str, ...]) -> None:
     help="Bearer token file (required off loopback).",
 )
 @guard_options
-@click.option("--enable-write", is_flag=True, help="Enable the MCP write tools at /mcp (or GNO_MCP_ENABLE_WRITE=1).")
+@click.option(
+    "--enable-write",
+    is_flag=True,
+    help="Enable the MCP write tools at /mcp (or GNO_MCP_ENABLE_WRITE=1). REST writes are always on: "
+    "the Web UI edits and captures through them.",
+)
 @tool_profile_option
 @click.option("--no-watch", is_flag=True, help="Do not watch the collections (the index then needs `gno update`).")
 @resident_options
@@ -279,7 +285,7 @@ def capture(
         verb = "Captured" if r.outcome == "created" else "Exists"
         if r.request is not None and r.request.replayed:
             verb = f"Already captured (request {r.request.request_id}, {r.request.committed_at})"
-        click.echo(f"{verb} {r.uri} ({r.docid})\n  {r.abs_path}")
+        click.echo(f"{verb} {shown(r.uri)} ({r.docid})\n  {r.abs_path}")
 
     invoke(ctx, as_json, "capture", fields, render, lock_wait=lock_wait, no_wait=no_wait)
 

@@ -25,13 +25,21 @@ DEMO_IDENTITY = ("cli:demo", "demo")
 
 
 def run_demo(ctx: click.Context, home: str | None, query: str, as_json: bool) -> None:
+    """The demo in `home`, kept; without one in a scratch folder that is removed afterwards."""
+    if home:
+        _demo(ctx, Path(home), query, as_json, kept=True)
+        return
+    with tempfile.TemporaryDirectory(prefix="gno-demo-") as scratch:
+        _demo(ctx, Path(scratch), query, as_json, kept=False)
+
+
+def _demo(ctx: click.Context, root: Path, query: str, as_json: bool, *, kept: bool) -> None:
     from gno.config import build_settings
     from gno.engine import Engine
     from gno.errors import GnoError
     from gno.memory.recall import RecallRequest
     from gno.memory.remember import RememberRequest
 
-    root = Path(home) if home else Path(tempfile.mkdtemp(prefix="gno-demo-"))
     env = {
         "GNO_CONFIG_DIR": str(root / "config"),
         "GNO_DATA_DIR": str(root / "data"),
@@ -68,6 +76,7 @@ def run_demo(ctx: click.Context, home: str | None, query: str, as_json: bool) ->
         emit_json(
             {
                 "home": str(root),
+                "homeKept": kept,
                 "sync": sync.dump(),
                 "search": result.dump(),
                 "remember": remembered.dump(),
@@ -76,7 +85,8 @@ def run_demo(ctx: click.Context, home: str | None, query: str, as_json: bool) ->
         )
         return
     c = next(x for x in sync.collections if x.name == "sample")
-    click.echo(f"gno demo home: {root}")
+    scratch = "a scratch folder, removed at the end (keep one: --home DIR)"
+    click.echo(f"gno demo home: {root if kept else scratch}")
     click.echo(f"Indexed {c.scanned} sample notes from {sample} in {sync.duration_ms / 1000:.2f}s\n")
     click.echo(f"$ gno search {query!r}\n")
     render_hits(result, files=False, line_numbers=False, full=False)

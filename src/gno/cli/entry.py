@@ -142,9 +142,9 @@ def main() -> None:
     try:
         sys.stdout.write(out)
         sys.stdout.flush()
-    except BrokenPipeError:  # `gno search x | head`: the reader left, nothing else to say
+    except BrokenPipeError:  # `gno search x | head`: the reader left, which is no error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(1)
+        sys.exit(0)
     # Everything is written and the index is closed: skip the interpreter's teardown (freeing every
     # module and object one by one), which costs a third of a bare `python -c pass`.
     sys.stderr.flush()

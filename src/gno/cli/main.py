@@ -55,12 +55,39 @@ class AppContext:
         return self._engine
 
 
+#: the request parameters that error messages name (as every surface's wire does), worded as this
+#: surface's flags: `gno recall` without a scope says `--scope`, MCP's gno_recall says `scopes`
+CLI_PARAMETERS = {
+    "`scopes`": "--scope",
+    "`collection`": "-c/--collection",
+    "`collections`": "-c/--collection",
+    "`predecessorUri`": "--supersede",
+    "`predecessorHash`": "--predecessor-hash",
+    "`budget`": "--budget",
+    "`fromLine`": "--from",
+    "`lineCount`": "-l/--limit",
+    "`limit`": "--limit",
+    "`offset`": "--offset",
+    "`since`": "--since",
+    "`maxDepth`": "--max-depth",
+    "`maxNodes`": "--max-nodes",
+    "`maxEdges`": "--max-edges",
+}
+
+
+def cli_wording(message: str) -> str:
+    for wire, flag in CLI_PARAMETERS.items():
+        message = message.replace(wire, flag)
+    return message
+
+
 def emit_error(err: GnoError, as_json: bool) -> None:
+    from gno.errors import one_line
+
+    err.message = cli_wording(err.message)
     if as_json:
         click.echo(json.dumps(err.to_body(), ensure_ascii=False, indent=2))
     else:
-        from gno.errors import one_line
-
         click.echo(f"error [{err.code}]: {one_line(err.message)}", err=True)
 
 
@@ -188,6 +215,20 @@ class LazyGroup(click.Group):
         _load_all()
         return super().list_commands(ctx)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            quiet_closed_stdout()
+            raise click.exceptions.Exit(0) from None
+
+
+def quiet_closed_stdout() -> None:
+    """`gno status | head -1`: the reader left, which is no error (exit 0, nothing on stderr).
+
+    stdout now points at /dev/null, so the interpreter's final flush has nowhere to fail."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
 
 _LOADED: set[str] = set()
 _ALL_LOADED = False
@@ -242,6 +283,8 @@ def usage_error(e: click.ClickException, as_json: bool) -> None:
     from gno.errors import ValidationError
 
     ctx = getattr(e, "ctx", None)
+    while ctx is not None and ctx.command.hidden and ctx.parent is not None:
+        ctx = ctx.parent  # `gno query x` runs the hidden `gno query run`: its help is `gno query --help`
     where = f"; see `{ctx.command_path} --help`" if ctx is not None else ""
     emit_error(ValidationError(e.format_message().removesuffix(".") + where), as_json)
 

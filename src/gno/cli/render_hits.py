@@ -55,6 +55,18 @@ if TYPE_CHECKING:
         def meta(self) -> _Meta: ...
 
 
+def shown(uri: str) -> str:
+    """A `gno://` URI as people read it: `gno://notes/Linking notes.md`, not `Linking%20notes.md`.
+
+    Human output only; `--json` (and `--files`, made for scripts) keep the exact URI. Every ref
+    argument accepts both spellings."""
+    if "%" not in uri:
+        return uri
+    from urllib.parse import unquote
+
+    return unquote(uri)
+
+
 def numbered(text: str, start: int) -> str:
     return "\n".join(f"{start + i:>5}  {line}" for i, line in enumerate(text.split("\n")))
 
@@ -70,15 +82,15 @@ def render_hits(r: Hits, *, files: bool, line_numbers: bool, full: bool, styled:
         title = f"{i}. {h.title}"
         partial = "  [partial match]" if h.match == "partial" else ""
         lines.append((f"{_BOLD}{title}{_RESET}" if styled else title) + f"  ({h.score:.2f})  {h.docid}{partial}")
-        lines.append(f"   {h.uri}:{h.line}")
+        lines.append(f"   {shown(h.uri)}:{h.line}")
         if h.superseded_by:
-            lines.append(f"   [superseded by {h.superseded_by}]")
+            lines.append(f"   [superseded by {shown(h.superseded_by)}]")
         body = h.body if full and h.body is not None else h.snippet
         start = (h.body_start_line or 1) if full and h.body is not None else h.snippet_range.start_line
         text = numbered(body, start) if line_numbers else body
         lines.extend("   " + ln for ln in text.split("\n"))
         lines.append("")
-    shown = len(r.results)
-    if r.meta.total_results > shown:
-        lines.append(f"{shown} of {r.meta.total_results} matches (raise -n to see more)")
+    count = len(r.results)
+    if r.meta.total_results > count:
+        lines.append(f"{count} of {r.meta.total_results} matches (raise -n to see more)")
     return "".join(line + "\n" for line in lines)

@@ -99,14 +99,14 @@ def build_capsule(source: CapsuleSource, req: CapsuleRequest) -> Capsule:
     if not req.goal or not req.goal.strip():
         raise ValidationError("context build needs a goal")
     if req.budget_tokens < 64 or req.budget_tokens > 1_000_000:
-        raise ValidationError("--budget must be between 64 and 1,000,000 tokens")
+        raise ValidationError("`budget` must be between 64 and 1,000,000 tokens")
     budget_bytes = req.budget_bytes or req.budget_tokens * 4
     counter = token_counter()
     query = (req.query or req.goal).strip()
     snapshot_before = str(docs.latest_change_id(source.store))
     coll = req.collections[0] if len(req.collections) == 1 else None
     if len(req.collections) > 1:
-        raise ValidationError("one --collection at a time (or none for all)")
+        raise ValidationError("one collection at a time in `collections` (or none for all)")
     res = source.query(
         query,
         collection=coll,
@@ -131,8 +131,8 @@ def build_capsule(source: CapsuleSource, req: CapsuleRequest) -> Capsule:
     if not payload["evidence"] and any(o["reason"] == "global_budget" for o in omitted):
         empty = _finish(base, [], [], facets, meter)["budget"]
         raise ValidationError(
-            f"--budget {req.budget_tokens} is too small for any evidence: the Capsule's own metadata takes "
-            f"{empty['usedTokens']} tokens / {empty['usedBytes']} bytes; raise --budget",
+            f"`budget` {req.budget_tokens} is too small for any evidence: the Capsule's own metadata takes "
+            f"{empty['usedTokens']} tokens / {empty['usedBytes']} bytes; raise `budget`",
             details={"requestedTokens": req.budget_tokens, "metadataTokens": empty["usedTokens"]},
         )
     if not payload["evidence"]:

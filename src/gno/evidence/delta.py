@@ -60,7 +60,7 @@ def changes(
     index: IndexReader, *, since: str | None = None, collection: str | None = None, limit: int = 100
 ) -> ChangesResult:
     if not 1 <= limit <= 1000:
-        raise ValidationError("--limit must be between 1 and 1000")
+        raise ValidationError("`limit` must be between 1 and 1000")
     earliest, latest = docs.change_bounds(index.store)
     after = 0
     since_iso: str | None = None
@@ -82,7 +82,7 @@ def changes(
                 datetime.fromisoformat(since.replace("Z", "+00:00"))
             except ValueError:
                 raise ValidationError(
-                    f"invalid --since {since!r}: an ISO date/time (2026-11-30, 2026-11-30T09:00:00Z) or a cursor (c123)"
+                    f"invalid `since` {since!r}: an ISO date/time (2026-11-30, 2026-11-30T09:00:00Z) or a cursor (c123)"
                 ) from None
             since_iso = since
     coll = index.config.require(collection).name if collection else None
@@ -173,7 +173,7 @@ def impact(
 ) -> ImpactResult:
     """Inbound dependency walk: who links to (or declares a relation to) this document, transitively."""
     if not 1 <= max_depth <= 6 or not 1 <= max_nodes <= 1000 or not 1 <= max_edges <= 5000:
-        raise ValidationError("bounds: --max-depth 1..6, --max-nodes 1..1000, --max-edges 1..5000")
+        raise ValidationError("bounds: `maxDepth` 1..6, `maxNodes` 1..1000, `maxEdges` 1..5000")
     store = index.store
     root = resolve_ref(store, ref)
     seen = {root.id: 0}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gno.errors import ValidationError
+from gno.errors import ValidationError, not_a
 from gno.evidence.canonical import capsule_id, sha256_hex
 from gno.models import Capsule, ContextVerifyResult, EvidenceCheck
 from gno.refs import parse_uri
@@ -27,7 +27,7 @@ def parse_capsule(obj: Any) -> Capsule:
     try:
         return Capsule.model_validate(obj)
     except Exception as exc:
-        raise ValidationError(f"not a Context Capsule: {exc}") from exc
+        raise not_a("a Context Capsule", "the Capsule JSON a context build returns, unmodified", exc) from exc
 
 
 def verify_capsule(index: IndexReader, obj: Any) -> ContextVerifyResult:

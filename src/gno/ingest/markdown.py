@@ -28,6 +28,14 @@ INLINE_CODE_RE = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)")
 INDENTED_CODE_RE = re.compile(r"^(?: {4}|\t)")
 LIST_ITEM_RE = re.compile(r"^\s{0,3}(?:[-+*]|\d{1,9}[.)])(?:\s|$)")
 HEX_COLOUR_RE = re.compile(r"^(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$")
+# an HTML tag with its attributes (`<span style="color: #abc">`) and a CSS declaration
+# (`color: #abc;` in a style block): colours and ids there are not tags
+HTML_TAG_RE = re.compile(r"</?[A-Za-z][^<>]*>")
+CSS_HEX_DECL_RE = re.compile(
+    r"\b(?:[a-z-]*colou?r|background|border(?:-[a-z]+)*|fill|stroke|outline|[a-z-]*shadow)\s*:\s*[^;#]*"
+    r"#[0-9A-Fa-f]{3,8}\b",
+    re.I,
+)
 TAG_VALID_RE = re.compile(r"^[a-z0-9][a-z0-9\-./_]*$")
 EXTERNAL_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
 
@@ -234,7 +242,12 @@ def _is_colour(tag: str) -> bool:
 
 
 def _inline_tags(doc: ParsedDoc, scan: str, seen_tags: set[str]) -> None:
-    # link targets and wiki links (`[[#Heading]]`, `[[Note #part]]`) name places, not topics
+    # link targets and wiki links (`[[#Heading]]`, `[[Note #part]]`) name places, not topics; HTML
+    # attributes and CSS values hold colours (`#abc`), not topics: tags are `#words` of the prose
+    if "<" in scan:
+        scan = HTML_TAG_RE.sub(" ", scan)
+    if ":" in scan:
+        scan = CSS_HEX_DECL_RE.sub(" ", scan)
     if "[[" in scan:
         scan = WIKI_RE.sub(" ", scan)
     if "](" in scan:

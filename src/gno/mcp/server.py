@@ -25,6 +25,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from mcp_types import Tool as MCPTool
 
+from gno import __version__
 from gno.contract import BY_TOOL, CAPABILITIES, TOOL_PROFILES, ToolSpec, in_profile
 from gno.contract.base import CallContext, parse
 from gno.engine import Engine
@@ -157,6 +158,7 @@ def build_mcp(engine: Engine, *, enable_write: bool, instance_id: str, tool_prof
         instance_id=instance_id,
         tool_profile=tool_profile,
         name="gno",
+        version=__version__,
         instructions=INSTRUCTIONS,
         log_level="WARNING",
     )

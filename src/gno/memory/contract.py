@@ -53,7 +53,7 @@ def resolve_collection(cfg: GnoConfig, name: str | None) -> CollectionConfig:
         if len(managed) == 1:
             return managed[0]
         raise ValidationError(
-            "name the memory collection with --collection"
+            "name the memory collection (`collection`)"
             + (
                 ""
                 if managed

@@ -15,7 +15,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from gno.errors import ErrorCode, ValidationError
+from gno.errors import ErrorCode, ValidationError, not_a
 from gno.memory.models import Receipt
 
 
@@ -58,7 +58,8 @@ def parse_receipt(obj: Any) -> Receipt:
     try:
         r = Receipt.model_validate(obj)
     except Exception as exc:
-        raise ValidationError(f"malformed recall receipt: {exc}", details={"field": "receipt"}) from exc
+        expected = "the `receipt` object a recall returned, or the whole saved recall result"
+        raise not_a("a recall receipt", expected, exc, details={"field": "receipt"}) from exc
     want = receipt_digest(r.caller, r.session, r.issued_at, r.memory_ids, r.span_hashes)
     if want != r.digest:
         raise ValidationError(

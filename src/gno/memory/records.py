@@ -85,6 +85,8 @@ def _scope_ok(s: str) -> bool:
         return False
     if unicodedata.category(s[0])[0] not in "LN":
         return False
+    if s.endswith(":") or "::" in s:
+        return False  # `project:` names a kind of scope with no value: every project would share it
     return all(unicodedata.category(c)[0] in "LN" or c in _SCOPE_EXTRA for c in s)
 
 
@@ -96,7 +98,7 @@ def validate_scopes(raw: Any) -> list[str]:
     """1–8 scopes, each NFC → trim → lowercase, deduplicated in order, well-formed."""
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         raise ValidationError(
-            "memory calls need explicit scopes (there is no global scope): pass --scope <scope>",
+            "memory calls need explicit scopes (there is no global scope): name at least one scope (`scopes`)",
             code=ErrorCode.MEMORY_SCOPES_REQUIRED,
         )
     items = [raw] if isinstance(raw, str) else raw
@@ -108,7 +110,7 @@ def validate_scopes(raw: Any) -> list[str]:
             out.append(s)
     if not out:
         raise ValidationError(
-            "memory calls need explicit scopes (there is no global scope): pass --scope <scope>",
+            "memory calls need explicit scopes (there is no global scope): name at least one scope (`scopes`)",
             code=ErrorCode.MEMORY_SCOPES_REQUIRED,
         )
     if len(out) > MEMORY_MAX_SCOPES:
@@ -120,8 +122,8 @@ def validate_scopes(raw: Any) -> list[str]:
     bad = [s for s in out if not _scope_ok(s)]
     if bad:
         raise ValidationError(
-            f"invalid scope {bad[0]!r}: letters and digits, then . _ : / @ -, at most "
-            f"{MEMORY_MAX_SCOPE_CHARS} characters",
+            f"invalid scope {bad[0]!r}: letters and digits, then . _ : / @ -, a value after each ':' "
+            f"(project:gno, not project:), at most {MEMORY_MAX_SCOPE_CHARS} characters",
             code=ErrorCode.MEMORY_SCOPES_INVALID,
             details={"invalid": bad},
         )

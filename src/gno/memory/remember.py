@@ -27,6 +27,7 @@ from gno.memory.instants import require_instant
 from gno.memory.models import Candidate, Matching, RememberResult, SyncStatus
 from gno.memory.receipts import check_fence, parse_receipt
 from gno.memory.records import (
+    HASH_RE,
     MEMORY_CANDIDATE_POOL,
     MEMORY_LEXICAL_LIKELY_THRESHOLD,
     MEMORY_SEMANTIC_LIKELY_THRESHOLD,
@@ -188,8 +189,14 @@ def remember(index: IndexWriter, req: RememberRequest, embedder: Embedder | None
     check_fence(chash, receipt, [str(x) for x in req.derived_from or []])
     if decision == "supersede" and not (req.predecessor_uri and req.predecessor_hash):
         raise ValidationError(
-            "supersede needs the predecessor's URI and contentHash (--supersede <uri> --predecessor-hash <hash>)",
+            "supersede needs the predecessor's URI (`predecessorUri`) and its contentHash (`predecessorHash`)",
             code=ErrorCode.MEMORY_PREDECESSOR_REQUIRED,
+        )
+    if decision == "supersede" and not HASH_RE.match(str(req.predecessor_hash).strip().lower()):
+        raise ValidationError(
+            f"`predecessorHash` {req.predecessor_hash!r} is not a contentHash (64 hex characters, as a recall "
+            "returns it)",
+            details={"field": "predecessorHash", "predecessorHash": req.predecessor_hash},
         )
     tracked = _tracked(index, req, coll.name, text, scopes, decision)
     if tracked is not None and (done := tracked.replay()) is not None:

@@ -23,6 +23,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import ValidationError as PydanticValidationError
 
+from gno import __version__
 from gno.errors import ErrorCode, GnoError
 from gno.service import errors as E
 from gno.service.api import MemoryService
@@ -99,7 +100,7 @@ class ServiceMCPServer(MCPServer[Any]):
 
 
 def build_service_mcp(service: MemoryService, *, fixed_key: str | None = None) -> MCPServer[Any]:
-    srv = ServiceMCPServer(name="gno-team-memory", instructions=INSTRUCTIONS)
+    srv = ServiceMCPServer(name="gno-team-memory", version=__version__, instructions=INSTRUCTIONS)
 
     def principal(ctx: Context[Any, Any]) -> Principal:
         request = ctx.request_context.request

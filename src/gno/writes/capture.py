@@ -79,7 +79,7 @@ def _pick_collection(config: GnoConfig, name: str | None) -> CollectionConfig:
     if len(plain) == 1:
         return plain[0]
     raise ValidationError(
-        "name the collection to capture into with -c/--collection",
+        "name the collection to capture into (`collection`)",
         details={"collections": [c.name for c in config.collections]},
     )
 
