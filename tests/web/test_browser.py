@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -280,3 +281,58 @@ def test_mode_collection_and_tag_filters(page: Page, server: Server) -> None:
     page.locator(".facets .tag", has_text="#release").first.click()
     expect(page.locator(".result h3 a")).to_have_text(["Deploy process"])
     assert "tags=release" in page.url
+
+
+def test_a_vault_note_renders_its_dialect_and_lists_each_link_once(page: Page, server: Server) -> None:
+    """Obsidian-style syntax renders (callouts, embeds, block refs, highlights, footnotes, tables,
+    task lists), the sidebar lists each linked page once, and search snippets read as text."""
+    folder = server.notes / "Linking notes"
+    folder.mkdir(exist_ok=True)
+    (folder / "Internal links.md").write_text(
+        "# Internal links\n\n"
+        "> [!tip]- Aliases help\n> Write [[Views and editing|an alias]] for ==the zebrafinch== words.\n\n"
+        "> [!warning]\n> Renames rewrite [[Views and editing]].\n\n"
+        "A block worth citing. ^b15695\n\n"
+        "See [[#Internal links]], [[Views and editing#Modes]] and [[Views and editing]] again.\n\n"
+        "![[Views and editing#^modes-block]]\n\n"
+        "| Syntax | Result |\n| --- | --- |\n| `[[x]]` | link |\n\n"
+        "- [ ] open task\n- [x] done task\n\n"
+        "A claim.[^1]\n\n[^1]: The footnote text.\n",
+        encoding="utf-8",
+    )
+    (server.notes / "Views and editing.md").write_text(
+        "# Views and editing\n\n## Modes\n\nReading mode. ^modes-block\n\n"
+        "Back to [[Internal links]], [[Internal links#Internal links]] and [[Internal links|links]].\n",
+        encoding="utf-8",
+    )
+    assert server.gno("update").returncode == 0
+    page.goto(server.base + "/doc?uri=" + "gno%3A%2F%2Fnotes%2FLinking%2520notes%2FInternal%2520links.md")
+    body = page.locator("#doc-body")
+    expect(page.locator("#doc-uri")).to_have_text("gno://notes/Linking notes/Internal links.md")
+    tip = body.locator("details.callout-tip")
+    expect(tip.locator("summary")).to_have_text("Aliases help")
+    expect(body.locator(".callout-warning .callout-title")).to_have_text("Warning")
+    expect(body.locator("mark")).to_have_text("the zebrafinch")
+    expect(body.locator("#\\^b15695")).to_have_text("A block worth citing.")
+    expect(body.locator(".embed a")).to_have_attribute(
+        "href", "/doc?uri=gno%3A%2F%2Fnotes%2FViews%2520and%2520editing.md#^modes-block"
+    )
+    expect(body.locator("a.wikilink", has_text="Internal links").first).to_have_attribute("href", "#internal-links")
+    expect(body.locator("table td").first).to_have_text("[[x]]")
+    expect(body.locator("input.task-list-item-checkbox")).to_have_count(2)
+    expect(body.locator(".footnotes")).to_contain_text("The footnote text.")
+    text = body.inner_text()
+    for raw in ("[!tip]", "[!warning]", "==", "^b15695", "![[", "[[Views"):
+        assert raw not in text, (raw, text)
+    links = page.locator(".side section", has=page.locator("h2", has_text=re.compile("^Links$"))).locator("li")
+    expect(links).to_have_text(["Views and editing"])  # four links to one page: listed once
+    page.goto(server.base + "/doc?uri=" + "gno%3A%2F%2Fnotes%2FViews%2520and%2520editing.md")
+    backlinks = page.locator(".side section", has=page.locator("h2", has_text=re.compile("^Backlinks$"))).locator("li")
+    expect(backlinks).to_have_text(["Internal links"])  # three links from one page: one backlink
+    page.screenshot(path=str(server.notes.parent / "vault-note.png"), full_page=True)
+    search(page, "zebrafinch")
+    snippet = page.locator(".result .snippet").first
+    expect(snippet).to_contain_text("Write an alias for the zebrafinch words.")
+    for raw in ("[[", "]]", "==", "[!tip]", "> "):
+        assert raw not in snippet.inner_text()
+    expect(page.locator(".result .uri").first).to_have_text("gno://notes/Linking notes/Internal links.md:4")

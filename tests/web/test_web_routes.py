@@ -41,7 +41,6 @@ def test_pages_serve_the_local_shell(client: TestClient, path: str) -> None:
     ("name", "ctype"),
     [
         ("app.js", "text/javascript"),
-        ("markdown.js", "text/javascript"),
         ("app.css", "text/css"),
         ("favicon.svg", "image/svg+xml"),
     ],
@@ -54,7 +53,7 @@ def test_static_assets(client: TestClient, name: str, ctype: str) -> None:
     assert not re.search(r"//cdn|cdn\.|unpkg|jsdelivr|googleapis|@import", r.text, flags=re.I)
 
 
-@pytest.mark.parametrize("name", ["nope.js", "..%2Fstatic%2Fapp.js", "index.html"])
+@pytest.mark.parametrize("name", ["nope.js", "..%2Fstatic%2Fapp.js", "index.html", "markdown.js"])
 def test_unknown_static_is_404(client: TestClient, name: str) -> None:
     assert client.get(f"/static/{name}").status_code == 404
 
@@ -138,3 +137,15 @@ def test_static_files_revalidate_with_etag(client: TestClient) -> None:
     again = client.get("/static/app.js", headers={"If-None-Match": etag})
     assert again.status_code == 304 and again.content == b""
     assert client.get("/", headers={"If-None-Match": client.get("/").headers["etag"]}).status_code == 304
+
+
+def test_the_note_view_is_rendered_on_the_server(client: TestClient) -> None:
+    """markdown-it-py renders the note; raw HTML in it stays text; wiki links resolve like `gno links`."""
+    r = client.get("/api/web/render", params={"uri": "gno://notes/deploy.md"})
+    assert r.status_code == 200
+    body = r.json()
+    assert body["uri"] == "gno://notes/deploy.md" and body["headings"][0]["level"] == 1
+    assert 'href="/doc?uri=gno%3A%2F%2Fnotes%2Frollback.md"' in body["html"]
+    assert all(h["id"] for h in body["headings"])
+    r = client.get("/api/web/render", params={"uri": "gno://notes/nope.md"})
+    assert (r.status_code, r.json()["error"]["code"]) == (404, "NOT_FOUND")

@@ -6,8 +6,11 @@ API (`/api/search`, `/api/query`, `/api/doc`, `/api/ls`, `PUT /api/docs/{id}`, `
 middleware (bearer token, foreign-Origin refusal) and gets the same errors. Two things the API
 lacks live here under `/api/web/…`, read-only:
 
-- `links`: a document's resolved outgoing links and its backlinks (the link graph), for the
-  document view;
+- `links`: a document's resolved outgoing links and its backlinks (the link graph), each
+  document once, for the document view;
+- `render`: the note as HTML, rendered on the server by `gno.web.render` (markdown-it-py with
+  the vault dialect: callouts, embeds, block refs, highlights, footnotes, tables, task lists),
+  its wiki links resolved through the same link graph;
 - `source`: the file's bytes as they are on disk now, with their SHA-256, for the editor. The
   index mirror is normalised (LF, NFC, no final newline), so editing it would rewrite lines the
   user never touched; the editor edits the real file and presents this hash as
@@ -36,7 +39,6 @@ if TYPE_CHECKING:
 PAGES = ("/", "/search", "/browse", "/doc", "/edit", "/capture", "/status")
 STATIC = {
     "app.js": "text/javascript; charset=utf-8",
-    "markdown.js": "text/javascript; charset=utf-8",
     "app.css": "text/css; charset=utf-8",
     "favicon.svg": "image/svg+xml",
 }
@@ -67,6 +69,18 @@ class DocLinks(GnoModel):
     backlinks: list[LinkItem]
 
 
+class HeadingItem(GnoModel):
+    level: int
+    text: str
+    id: str
+
+
+class DocView(GnoModel):
+    uri: str
+    html: str  # built by markdown-it-py from the note, raw HTML escaped
+    headings: list[HeadingItem]
+
+
 class DocSource(GnoModel):
     uri: str
     docid: str
@@ -93,9 +107,43 @@ def doc_links(engine: Engine, uri: str) -> DocLinks:
             return None
         return LinkItem(uri=d.uri, docid=d.docid, title=d.title, type=e.edge_type, line=e.line, target_ref=e.target_ref)
 
-    links = [x for x in (item(e.target, e) for e in out) if x]
-    backlinks = [x for x in (item(e.source, e) for e in inc) if x]
-    return DocLinks(uri=row.uri, links=links, backlinks=backlinks)
+    return DocLinks(
+        uri=row.uri,
+        links=_once([item(e.target, e) for e in out]),
+        backlinks=_once([item(e.source, e) for e in inc]),
+    )
+
+
+def _once(items: list[LinkItem | None]) -> list[LinkItem]:
+    """Each linked document once (its first link): a note that links the same page four times
+    lists it once, a page that links here from three places is one backlink."""
+    seen: set[str] = set()
+    out: list[LinkItem] = []
+    for x in items:
+        if x is not None and x.uri not in seen:
+            seen.add(x.uri)
+            out.append(x)
+    return out
+
+
+def doc_view(engine: Engine, uri: str) -> DocView:
+    """The note rendered for reading, wiki links resolved by the index's link graph."""
+    from gno.store import documents as docs
+    from gno.store import graph
+    from gno.web.render import render_note
+
+    row = engine.resolve(uri)
+    engine.confined_path(row, action="read")
+    out = graph.outgoing(engine.store, row.id)
+    rows = docs.docs_by_ids(engine.store, sorted({e.target for e in out}))
+    targets = {}
+    for e in out:
+        if e.edge_type == "wiki" and (d := rows.get(e.target)) is not None:
+            targets[e.target_ref.split("|")[0].split("#")[0].strip()] = d.uri
+    text = docs.content_of(engine.store, row.mirror_hash) or ""
+    view = render_note(text, collection=row.collection, rel_path=row.rel_path, targets=targets)
+    headings = [HeadingItem(level=h.level, text=h.text, id=h.id) for h in view.headings]
+    return DocView(uri=row.uri, html=view.html, headings=headings)
 
 
 def doc_source(engine: Engine, uri: str) -> DocSource:
@@ -170,6 +218,11 @@ def register_web(app: FastAPI) -> None:
     def links(request: Request, uri: str) -> JSONResponse:
         engine: Engine = request.app.state.engine
         return JSONResponse(doc_links(engine, uri).dump())
+
+    @app.get("/api/web/render", tags=["web"], response_model=DocView, responses=errors)
+    def render(request: Request, uri: str) -> JSONResponse:
+        engine: Engine = request.app.state.engine
+        return JSONResponse(doc_view(engine, uri).dump())
 
     @app.get("/api/web/source", tags=["web"], response_model=DocSource, responses=errors)
     def source(request: Request, uri: str) -> JSONResponse:

@@ -3,8 +3,9 @@
 // Why this shape: no build step and no network, so the whole UI is this file, app.css and
 // index.html, served by `gno serve`. Every read and write goes through the public /api routes
 // (same security middleware, same error envelope {error: {code, message}}); the two helpers
+// the helpers
 // under /api/web/ are read-only. User text is only ever inserted with textContent, except the
-// rendered markdown (markdown.js), which escapes all text first and builds its few tags itself.
+// rendered markdown, built on the server by markdown-it-py with the note's own HTML escaped.
 "use strict";
 
 (() => {
@@ -80,6 +81,24 @@
   function page(title, ...kids) {
     document.title = title ? `${title} · gno` : "gno";
     main.replaceChildren(...kids.filter((k) => k !== null && k !== undefined && k !== false));
+  }
+
+  // A URI as people read it (`Linking notes.md`, not `Linking%20notes.md`); links and Copy keep it exact.
+  function shownUri(uri) {
+    try { return decodeURI(uri); } catch (_) { return uri; }
+  }
+
+  // A snippet is the note's own text; shown as it reads: `[[Note|label]]` → label, `[[Note#Part]]`
+  // → Note › Part, no heading hashes, quote or callout markers, highlight or emphasis marks.
+  function readable(snippet) {
+    return String(snippet)
+      .replace(/!?\[\[([^\[\]|\n]*?)(?:\|([^\[\]\n]*))?\]\]/g, (_, target, label) =>
+        (label || target.replace(/^#\^?/, "").replace(/#\^?/, " › ")).trim())
+      .replace(/!?\[\[([^\[\]|\n`]+)(?:\|([^\[\]\n]*))?(…?)$/gm, (_, target, label, cut) => (label || target) + cut) // cut short
+      .replace(/^[ \t]{0,3}#{1,6}[ \t]+/gm, "")
+      .replace(/^[ \t]{0,3}(?:>[ \t]?)+(?:\[![\w-]+\][+-]?[ \t]*)?/gm, "")
+      .replace(/==([^=\n]+)==/g, "$1")
+      .replace(/\*\*([^*\n]+)\*\*/g, "$1");
   }
 
   function tagChip(tag, on, onclick) {
@@ -166,10 +185,10 @@
         el("h3", {}, el("a", { href: docHref(h.uri), "data-nav": true, text: h.title || h.relPath }),
           h.match === "partial" ? el("span", { class: "match-partial", title: "matches some of the words, not all", text: "partial match" }) : null,
           h.supersededBy ? el("span", { class: "superseded", title: "a newer fact replaced this one; recall returns only the newer", text: "superseded" }) : null),
-        el("div", { class: "uri", text: `${h.uri}${h.line ? ":" + h.line : ""}` }),
+        el("div", { class: "uri", text: `${shownUri(h.uri)}${h.line ? ":" + h.line : ""}` }),
         h.supersededBy ? el("div", { class: "superseded-by" }, "superseded by ",
-          el("a", { href: docHref(h.supersededBy), "data-nav": true, text: h.supersededBy })) : null,
-        h.snippet ? el("p", { class: "snippet", text: h.snippet }) : null,
+          el("a", { href: docHref(h.supersededBy), "data-nav": true, text: shownUri(h.supersededBy) })) : null,
+        h.snippet ? el("p", { class: "snippet", text: readable(h.snippet) }) : null,
         (h.tags || []).length ? el("div", { class: "facets" }, h.tags.map((t) => tagChip(t, tags.includes(t), () => toggle(t)))) : null)))
       : el("div", { class: "empty", text: `No results for “${p.q}”${where}.` });
     page(`Search: ${p.q}`,
@@ -251,21 +270,16 @@
   async function renderDoc(params, my) {
     const uri = params.get("uri") || "";
     let doc;
+    let md;
     let links = { links: [], backlinks: [] };
+    const q = "?uri=" + encodeURIComponent(uri);
     try {
-      [doc, links] = await Promise.all([api("GET", "/api/doc?uri=" + encodeURIComponent(uri)),
-        api("GET", "/api/web/links?uri=" + encodeURIComponent(uri)).catch(() => links)]);
+      [doc, md, links] = await Promise.all([api("GET", "/api/doc" + q), api("GET", "/api/web/render" + q),
+        api("GET", "/api/web/links" + q).catch(() => links)]);
     } catch (err) { if (my === seq) page("Not found", notice(err)); return; }
     if (my !== seq) return;
-    const wikiTargets = new Map();
-    for (const l of links.links) {
-      const ref = String(l.targetRef).toLowerCase();
-      wikiTargets.set(ref, l.uri);
-      wikiTargets.set(ref.split("#")[0].split("|")[0].trim(), l.uri);
-    }
-    const md = window.GnoMarkdown.render(doc.content, { collection: doc.collection, relPath: doc.relPath, wikiTargets });
     const body = el("article", { class: "md", id: "doc-body" });
-    body.innerHTML = md.html; // built by markdown.js from escaped text only
+    body.innerHTML = md.html; // rendered by the server (markdown-it-py): the note's raw HTML is escaped there
     const outline = md.headings.filter((h) => h.level <= 4);
     const side = el("aside", { class: "side" },
       el("section", { class: "outline" }, el("h2", { text: "Outline" }), outline.length
@@ -276,7 +290,7 @@
     page(doc.title, el("div", { class: "doc" },
       el("div", {},
         el("div", { class: "doc-head" }, el("h1", { text: doc.title }),
-          el("div", { class: "uri-row" }, el("code", { id: "doc-uri", text: doc.uri }), copyButton(doc.uri),
+          el("div", { class: "uri-row" }, el("code", { id: "doc-uri", text: shownUri(doc.uri) }), copyButton(doc.uri),
             el("span", { class: "muted", text: doc.docid })),
           doc.tags.length ? el("div", { class: "facets" },
             doc.tags.map((t) => tagChip(t, false, () => navigate(searchHref({ tags: t }))))) : null,
