@@ -21,7 +21,10 @@ benign memory text) are only meaningful when measured on data we did not write o
 7. guard CPU time on 100 KB of pathological input (the worst of a battery: ``://`` repeated,
    keyword storms, unclosed key blocks, ...) against 100 KB of dwarves-brain prose, in one run.
 
-Usage: ``python bench/guard.py [--datasets PATH] [--show-misses N]``.
+8. with ``--loso CORPUS``: the leave-one-source-out table of ``bench/guard_loso.py`` over the corpus
+   ``bench/guard_corpus.py`` assembled (sources and protocol: ``bench/guard_sources.md``).
+
+Usage: ``python bench/guard.py [--datasets PATH] [--show-misses N] [--loso CORPUS]``.
 """
 
 from __future__ import annotations
@@ -562,6 +565,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS, help="shared datasets folder")
     parser.add_argument("--show-misses", type=int, default=0, help="print up to N misses / false positives per figure")
+    parser.add_argument("--loso", type=Path, default=None, metavar="CORPUS", help="also print the LOSO table")
     args = parser.parse_args(argv)
     datasets: Path = args.datasets.resolve()
     show: int = args.show_misses
@@ -676,6 +680,11 @@ def main(argv: list[str] | None = None) -> int:
     flagged = [s for pair in [*benign, *stricter] for s in pair]
     for score in (ds_score, gl_score, text_t, code_t, embedded, own["report"][0], fp_turns, fp_talk, *flagged):
         _print_misses(score, show)
+    if args.loso is not None:
+        sys.path.insert(0, str(REPO / "bench"))
+        import guard_loso
+
+        return guard_loso.main(["--corpus", str(args.loso)])
     return 0
 
 

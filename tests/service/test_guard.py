@@ -115,6 +115,8 @@ def test_poisoning_is_rejected_and_nothing_written(http: Http, text: str) -> Non
 def test_poisoning_in_other_fields_is_rejected(http: Http, field: str) -> None:
     status, doc = http.call("remember", {"content": "an innocent record", field: INJECTIONS[0]})
     assert status == 422 and doc["error"] == "Memory rejected by Security Guard: instruction-override"
+    assert doc["details"]["rule"] == "instruction-override" and doc["details"]["field"] == field
+    assert doc["details"]["start"] == 0 and "explanation" in doc["details"]
 
 
 @pytest.mark.parametrize("text", BENIGN)

@@ -225,4 +225,11 @@ def serve(
         ctx.exit(err.exit_code)
 
 
+def _add_guard() -> None:
+    from gno.cli.commands_service_guard import guard
+
+    service.add_command(guard)
+
+
+_add_guard()
 COMMANDS: list[click.Command] = [service]

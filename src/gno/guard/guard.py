@@ -60,6 +60,26 @@ class GuardResult:
         """The exact user-facing rejection message, if rejected."""
         return f"{REJECTION_PREFIX}{self.rejected_rule}" if self.rejected_rule else None
 
+    def details(self) -> dict[str, object]:
+        """What happened and why, for every surface: the rejecting rule (its family or the structural
+        signals), field, span in the original field text and excerpt; or each redaction's rule, field and
+        span. Never the secret values themselves."""
+        if self.rejected_rule is not None:
+            found = self.poisoning
+            out: dict[str, object] = {"rule": self.rejected_rule, "field": self.rejected_field}
+            if found is not None:
+                out.update(start=found.start, end=found.end, excerpt=found.excerpt)
+                if found.signals:
+                    out.update(signals=list(found.signals), score=found.score)
+                out["explanation"] = found.explain()
+            return out
+        return {
+            "redactions": [
+                {"field": f.field, "rule": f.finding.rule, "start": f.finding.start, "end": f.finding.end}
+                for f in self.secret_findings
+            ]
+        }
+
     def raise_if_rejected(self) -> None:
         if self.rejected_rule is not None:
             excerpt = self.poisoning.excerpt if self.poisoning else ""

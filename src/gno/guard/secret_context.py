@@ -336,3 +336,48 @@ def entropy_candidates(text: str) -> Iterator[tuple[str, int, int]]:
         for match in regex.finditer(text):
             if _is_entropy_secret(match.group(group)) and not _bound_to_id(text, match.start(group)):
                 yield "high-entropy-string", match.start(group), match.end(group)
+
+
+# A secret word as (the end of) a label, touching a token: ``podioToken abcd1234...``, ``vultr_SECRET_ACCESS_KEY
+# ABCD...``, ``restpack_key=...``. Bare ``key``/``access`` also name ids, digests and cache or sort keys, so
+# after them the value must be long and read as generated, and a UUID or plain hex is left alone.
+_KEYED_RE = re.compile(
+    r"(?i:(?P<label>key|keys|token|tokens|secret|secrets|access|private|apikey|passwd|password|credentials?|auth))"
+    r"(?:['\"]?[^\S\n]*(?::=|=>|[:=])[^\S\n]*|[^\S\n]+|[_-])['\"`]?(?P<v>[A-Za-z0-9+/_.=-]{16,200})(?![A-Za-z0-9+/_.=-])"
+)
+_UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$")
+_WEAK_LABELS = frozenset({"key", "keys", "access", "private"})
+
+
+def keyed_token_candidates(text: str) -> Iterator[tuple[str, int, int]]:
+    """A token right after a secret word (no assignment needed), when it reads as generated."""
+    for match in _KEYED_RE.finditer(text):
+        value = match.group("v").rstrip(".=")
+        label = match.group("label").lower()
+        if is_placeholder(value) or value.lower().startswith("0x") or value.count("/") > 1:
+            continue
+        if label in _WEAK_LABELS and (_UUID_RE.match(value) or HEX_RE.match(value) or len(value) < 20):
+            continue  # ``key: <sha256>``, ``"key": "<md5>"``: cache keys and digests
+        if len(set(value)) < 6 or wordiness(value) >= 0.5 or _bound_to_id(text, match.start("v")):
+            continue
+        if looks_random(value, 16):
+            yield "keyword-token", match.start("v"), match.start("v") + len(value)
+
+
+# A vendor prefix, then a long generated body (``tvly-…``, ``odt_…``, ``hvs.…``, ``live_<id>_…``): the shape most
+# provider tokens share, whatever the provider. Not inside a URL or path, not bound to an id key (``Invoice ID:
+# in_0KVn…``), and the body must mix cases and digits, read as random and not as words.
+_PREFIXED_RE = re.compile(
+    r"(?<![A-Za-z0-9_.\-/=?&#%+@:])(?:[A-Za-z][A-Za-z0-9]{1,11}[-_.]){1,3}(?P<body>[A-Za-z0-9]{20,200})"
+    r"(?![A-Za-z0-9_\-/])"
+)
+
+
+def prefixed_token_candidates(text: str) -> Iterator[tuple[str, int, int]]:
+    for match in _PREFIXED_RE.finditer(text):
+        body = match.group("body")
+        if not has_base62_mix(body) or shannon_entropy(body) < 3.8 or wordiness(body) >= 0.3:
+            continue
+        if _bound_to_id(text, match.start()):
+            continue
+        yield "prefixed-token", match.start(), match.end()

@@ -137,6 +137,12 @@ _FORMAT_RULES: tuple[_FormatRule, ...] = (
         ("secret_", "ntn_"),
         validate=has_base62_mix,
     ),
+    # crypt(3)-style password hashes (bcrypt, sha256/512-crypt, md5-crypt, yescrypt, argon2): crackable offline.
+    _fmt(
+        "password-hash",
+        r"\$(?:2[abxy]|1|5|6|apr1|y|gy|7|argon2(?:id|i|d))\$[./A-Za-z0-9$=,+-]{20,}",
+        ("$2", "$1$", "$5$", "$6$", "$apr1$", "$y$", "$gy$", "$7$", "$argon2"),
+    ),
     _fmt("doppler-token", r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}\b", ("dp.",)),
     _fmt("azure-storage-key", r"AccountKey=([A-Za-z0-9+/]{86,88}={0,2})", ("AccountKey=",), group=1),
     _fmt(

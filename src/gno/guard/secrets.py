@@ -11,6 +11,7 @@ Detection is layered:
 
 * gitleaks' public rule set, read as data (``gitleaks``): vendor token formats with keywords,
   entropy floors and allowlists, matched by RE2;
+* Nosey Parker's rule set, read as data (``noseyparker``): a second maintained source of provider formats;
 * a short list of our own format rules (``secret_formats``) for shapes that rule file lacks or
   spells more narrowly, and the precise, format-based plugins of ``detect-secrets`` run in-process
   through ``analyze_string`` (never ``analyze_line``, which may try to verify secrets over the
@@ -36,6 +37,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from gno.guard.gitleaks import gitleaks_candidates, is_generic
+from gno.guard.noseyparker import noseyparker_candidates
 from gno.guard.secret_context import (
     assignment_candidates,
     block_candidates,
@@ -43,14 +45,17 @@ from gno.guard.secret_context import (
     disclosure_candidates,
     entropy_candidates,
     hex_literal_candidates,
+    keyed_token_candidates,
     labelled_candidates,
     plausible_generic,
+    prefixed_token_candidates,
 )
 from gno.guard.secret_formats import detect_secrets_candidates, format_candidates, key_file_candidates
 from gno.guard.secret_values import shannon_entropy
 
 __all__ = [
     "MARKER_RE",
+    "RULE_SOURCES",
     "RedactionResult",
     "SecretFinding",
     "digest8",
@@ -131,6 +136,8 @@ _WINDOWED: tuple[tuple[int, _Detector], ...] = (
     (5, block_candidates),
     (6, disclosure_candidates),
     (7, labelled_candidates),
+    (8, keyed_token_candidates),
+    (8, prefixed_token_candidates),
     (9, entropy_candidates),
     (10, hex_literal_candidates),
 )
@@ -164,17 +171,36 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _candidates(text: str) -> list[_Candidate]:
-    found: list[_Candidate] = []
-    for rule, start, end in gitleaks_candidates(text):
+# The rule sources a caller may switch off (the bench measures each secret collection without the rule
+# project it comes from): the two rule files, detect-secrets' plugins and gno's own format/context rules.
+RULE_SOURCES = ("gitleaks", "noseyparker", "detect-secrets", "gno")
+_SOURCE_OF: dict[_Detector, str] = {detect_secrets_candidates: "detect-secrets"}
+
+
+def _source(detector: _Detector) -> str:
+    return _SOURCE_OF.get(detector, "gno")
+
+
+def _rule_file_candidates(text: str, skip: frozenset[str]) -> Iterator[_Candidate]:
+    found: list[tuple[str, int, int, bool]] = []
+    if "gitleaks" not in skip:
+        found.extend((rule, s, e, is_generic(rule)) for rule, s, e in gitleaks_candidates(text))
+    if "noseyparker" not in skip:
+        found.extend((rule, s, e, rule.startswith("np-generic")) for rule, s, e in noseyparker_candidates(text))
+    for rule, start, end, generic in found:
         start, end = _trim(text, start, end)
-        generic = is_generic(rule)
         if not generic or plausible_generic(text, start, end):
-            found.append(_Candidate(rule, start, end, _GITLEAKS_GENERIC if generic else _GITLEAKS_SPECIFIC))
-    for priority, detector in _WHOLE:
+            yield _Candidate(rule, start, end, _GITLEAKS_GENERIC if generic else _GITLEAKS_SPECIFIC)
+
+
+def _candidates(text: str, skip: frozenset[str] = frozenset()) -> list[_Candidate]:
+    found: list[_Candidate] = list(_rule_file_candidates(text, skip))
+    windowed = tuple(d for d in _WINDOWED if _source(d[1]) not in skip)
+    whole = tuple(d for d in _WHOLE if _source(d[1]) not in skip)
+    for priority, detector in whole:
         found.extend(_Candidate(rule, start, end, priority) for rule, start, end in detector(text))
     for offset, chunk in windows(text):
-        for priority, detector in _WINDOWED:
+        for priority, detector in windowed:
             for rule, start, end in detector(chunk):
                 found.append(_Candidate(rule, offset + start, offset + end, priority))
     return [c for c in found if c.end > c.start]
@@ -212,16 +238,22 @@ def _select(candidates: list[_Candidate], protected: list[tuple[int, int]]) -> l
     return sorted(chosen, key=lambda c: c.start)
 
 
-def redact_secrets(text: str, *, key: bytes | None = None) -> RedactionResult:
+def redact_secrets(
+    text: str, *, key: bytes | None = None, skip_sources: frozenset[str] = frozenset()
+) -> RedactionResult:
     """Replace every detected secret in ``text`` by ``[REDACTED:<rule>:<digest8>]``.
 
     ``key`` is the install's marker key (``marker_key.install_key``); without one a per-process
-    random key is used, so markers stay unlinkable to the secret either way.
+    random key is used, so markers stay unlinkable to the secret either way. ``skip_sources`` switches
+    rule sources off (names from ``RULE_SOURCES``), for measuring one source's contribution.
     """
+    unknown = skip_sources - set(RULE_SOURCES)
+    if unknown:
+        raise ValueError(f"unknown rule sources: {sorted(unknown)}")
     if not text:
         return RedactionResult(text=text, findings=[])
     protected = [(m.start(), m.end()) for m in MARKER_RE.finditer(text)]
-    chosen = _select(_candidates(text), protected)
+    chosen = _select(_candidates(text, skip_sources), protected)
     if not chosen:
         return RedactionResult(text=text, findings=[])
     parts: list[str] = []

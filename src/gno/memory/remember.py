@@ -210,7 +210,7 @@ def remember(index: IndexWriter, req: RememberRequest, embedder: Embedder | None
         if guarded.rejected:
             raise ValidationError(
                 guarded.message or "Memory rejected by Security Guard",
-                details={"rule": guarded.rejected_rule, "field": guarded.rejected_field},
+                details=guarded.details(),
             )
         text = guarded.fields["text"] or text
         req.source = guarded.fields.get("source")

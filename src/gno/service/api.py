@@ -93,7 +93,7 @@ class MemoryService:
         req_hash = idempotency.request_hash("remember", params.model_dump())
         verdict = self.guard.check({f: getattr(params, f) for f in GUARDED})  # 3
         if verdict.rejected:
-            raise refuse(ErrorCode.GUARD_REJECTED, str(verdict.message))
+            raise refuse(ErrorCode.GUARD_REJECTED, str(verdict.message), verdict.details())
         clean = params.model_copy(update=verdict.fields)
         derived = validation.check_fields(clean)  # 4-7
         vector = self._embed(clean.content)

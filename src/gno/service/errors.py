@@ -60,6 +60,10 @@ def invalid(message: str) -> GnoError:
     return refuse(ErrorCode.INVALID_ARGUMENT, message)
 
 
-def service_body(err: GnoError) -> dict[str, str]:
-    """The service's HTTP body, `{"error": "<the text>", "code": "<code>"}` (its seed's shape)."""
-    return {"error": err.message, "code": str(err.code)}
+def service_body(err: GnoError) -> dict[str, Any]:
+    """The service's HTTP body, `{"error": "<the text>", "code": "<code>"}` (its seed's shape), plus
+    `details` when the error carries any (a guard rejection's rule, span and signals)."""
+    body: dict[str, Any] = {"error": err.message, "code": str(err.code)}
+    if err.details:
+        body["details"] = err.details
+    return body
