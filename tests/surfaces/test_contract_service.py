@@ -189,8 +189,13 @@ def test_service_error_contract(case: Case, surface: str, team: Team) -> None:
     if surface == "service_rest":
         status, body = _rest(team, case.op, case.body, key, case.headers or {}, case.method)
         assert status == ERROR_TABLE[case.code].http_status, (status, body)
-        assert set(body) == {"error", "code"} and body["code"] == str(case.code), body
+        # the seed's {"error", "code"}, plus "details" where the error carries them (a guard rejection's
+        # rule, field, span and signals)
+        expected = {"error", "code", "details"} if case.code == E.GUARD_REJECTED else {"error", "code"}
+        assert set(body) == expected and body["code"] == str(case.code), body
         assert isinstance(body["error"], str) and body["error"], body
+        if case.code == E.GUARD_REJECTED:
+            assert body["details"]["rule"] == "instruction-override" and body["details"]["start"] == 0, body
     else:
         is_error, structured = _mcp(team, case.op, case.body, key)
         assert is_error is True, structured

@@ -343,10 +343,11 @@ def entropy_candidates(text: str) -> Iterator[tuple[str, int, int]]:
 # after them the value must be long and read as generated, and a UUID or plain hex is left alone.
 _KEYED_RE = re.compile(
     r"(?i:(?P<label>key|keys|token|tokens|secret|secrets|access|private|apikey|passwd|password|credentials?|auth))"
-    r"(?:['\"]?[^\S\n]*(?::=|=>|[:=])[^\S\n]*|[^\S\n]+|[_-])['\"`]?(?P<v>[A-Za-z0-9+/_.=-]{16,200})(?![A-Za-z0-9+/_.=-])"
+    r"(?:['\"]?[^\S\n]*(?::=|=>|[:=])[^\S\n]*|[^\S\n]+)['\"`]?(?P<v>[A-Za-z0-9+/_.=-]{16,200})(?![A-Za-z0-9+/_.=-])"
 )
 _UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$")
 _WEAK_LABELS = frozenset({"key", "keys", "access", "private"})
+_FILE_RE = re.compile(r"\.[A-Za-z][A-Za-z0-9]{1,4}$")  # ``…_md5.webp``: a file name, not a token
 
 
 def keyed_token_candidates(text: str) -> Iterator[tuple[str, int, int]]:
@@ -354,7 +355,7 @@ def keyed_token_candidates(text: str) -> Iterator[tuple[str, int, int]]:
     for match in _KEYED_RE.finditer(text):
         value = match.group("v").rstrip(".=")
         label = match.group("label").lower()
-        if is_placeholder(value) or value.lower().startswith("0x") or value.count("/") > 1:
+        if is_placeholder(value) or value.lower().startswith("0x") or value.count("/") > 1 or _FILE_RE.search(value):
             continue
         if label in _WEAK_LABELS and (_UUID_RE.match(value) or HEX_RE.match(value) or len(value) < 20):
             continue  # ``key: <sha256>``, ``"key": "<md5>"``: cache keys and digests

@@ -46,8 +46,6 @@ _GUIDES = (
 _PATTERNS: dict[str, str] = {
     "you": r"\byou(?:'re|'ll|'ve|r|rs|rself)?\b",
     "you-modal": r"\byou(?:'re| are| will| must| should| shall| have to| need to| can| may|'ll)(?: now| no longer)?\b",
-    "model-named": r"\b(?:chatgpt|gpt-?\d[\w.]*|claude|bard|gemini|llm|(?:large )?language model|(?:the|an|this) ai"
-    r"|(?:the|this|an) assistant|chatbot|the model)\b",
     "imperative-start": rf"(?:^|[.!?:;>\]\n)]\s*|[\"'(`*-]\s*)(?:please\s+|now\s+|then\s+|and\s+)?(?:{_VERBS})\b",
     "override": rf"\b(?:ignore|disregard|forget|override|overrule|bypass|skip|neglect|abandon|discard|supersede"
     rf"|cancel|nullify|void|drop)\b[^.\n]{{0,60}}?\b(?:{_GUIDES}|{_PRIOR}|everything|all of that|the above)\b",
@@ -77,7 +75,7 @@ _PATTERNS: dict[str, str] = {
     rf"(?:{_MODEL})\b|\b(?:{_MODEL})\s+(?:that|who|which)\s+(?:is\s+)?(?:reads?|reading|process(?:es|ing)?"
     rf"|summari[sz](?:es|ing)|sees?|parses?|parsing|analy[sz](?:es|ing))\b|\bif you are an? (?:{_MODEL})\b",
     "secret-ask": r"\b(?:(?:system|initial|original|hidden|secret|internal|developer|pre)[ -]?(?:prompt|instructions?"
-    r"|message|configuration|string|text)|your (?:instructions|prompt|rules|password|secret|guidelines|programming"
+    r"|message|configuration|string|text)|your (?:instructions|rules|password|secret|guidelines|programming"
     r"|directives|configuration)|the (?:password|access code|passcode|secret (?:key|word|code|phrase))"
     r"|you (?:were|have been|are) (?:given|instructed|programmed)|(?:instructed|programmed) to)\b",
     "exec-request": r"\b(?:execute|run|eval(?:uate)?|decode and|interpret)\b[^.\n]{0,40}?\b(?:code|commands?|script"
@@ -86,7 +84,7 @@ _PATTERNS: dict[str, str] = {
     r"|reader|scan|review(?:er)?|agents?|assistants?)\b|\b(?:invisible|hidden) to (?:humans|people|the user)\b",
     "urgency": r"\b(?:important|urgent|attention|critical|immediately|mandatory|must|required|crucial|warning)\b",
     "first-person": r"\b(?:i|i'm|i've|i'd|me|my|we|our|us)\b",
-    "repeat-unit": r"(.{2,24}?)\1{7,}",
+    "repeat-unit": r"(\w.{1,23}?)\1{7,}",  # a unit of text, not a rule of dashes
     "question": r"\?",
     "base64-blob": r"[a-z0-9+/]{40,}={0,2}",
 }

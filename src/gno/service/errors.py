@@ -61,9 +61,9 @@ def invalid(message: str) -> GnoError:
 
 
 def service_body(err: GnoError) -> dict[str, Any]:
-    """The service's HTTP body, `{"error": "<the text>", "code": "<code>"}` (its seed's shape), plus
-    `details` when the error carries any (a guard rejection's rule, span and signals)."""
+    """The service's HTTP body, `{"error": "<the text>", "code": "<code>"}` (its seed's shape); a guard
+    rejection adds `details` (rule, field, span, signals), so that it explains itself on this surface too."""
     body: dict[str, Any] = {"error": err.message, "code": str(err.code)}
-    if err.details:
+    if err.code == ErrorCode.GUARD_REJECTED and err.details:
         body["details"] = err.details
     return body
