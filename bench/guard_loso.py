@@ -115,30 +115,16 @@ class Row:
     in_sample: float
 
 
+def _row(held: Source, model: Model, shipped: Model) -> Row:
+    return Row(
+        held.name, len(held.texts), held.rules.mean(), flagged(model, held).mean(), flagged(shipped, held).mean()
+    )
+
+
 def injection_table(attacks: list[Source], benign: list[Source], shipped: Model) -> tuple[list[Row], list[Row]]:
-    attack_rows, benign_rows = [], []
-    for held in attacks:
-        model = train([s for s in attacks if s is not held], benign)
-        attack_rows.append(
-            Row(
-                held.name,
-                len(held.texts),
-                held.rules.mean(),
-                flagged(model, held).mean(),
-                flagged(shipped, held).mean(),
-            )
-        )
-    for held in benign:
-        model = train(attacks, [s for s in benign if s is not held])
-        benign_rows.append(
-            Row(
-                held.name,
-                len(held.texts),
-                held.rules.mean(),
-                flagged(model, held).mean(),
-                flagged(shipped, held).mean(),
-            )
-        )
+    """One row per left-out source: attack sources first, then benign sources."""
+    attack_rows = [_row(held, train([s for s in attacks if s is not held], benign), shipped) for held in attacks]
+    benign_rows = [_row(held, train(attacks, [s for s in benign if s is not held]), shipped) for held in benign]
     return attack_rows, benign_rows
 
 
