@@ -187,6 +187,107 @@ ERROR_TABLE: dict[ErrorCode, Mapping] = {
 }
 
 
+#: what each code means, in one sentence that names the fix where there is one (docs/errors.md is
+#: generated from this and the table above; a test holds that every code has one)
+ERROR_MEANINGS: dict[ErrorCode, str] = {
+    ErrorCode.VALIDATION: "Bad input.",
+    ErrorCode.INVALID_QUERY: "A query with nothing searchable (e.g. only `-negations`).",
+    ErrorCode.INVALID_REF: "A ref that is not `#docid`, `gno://…` or `coll/path`.",
+    ErrorCode.NOT_FOUND: "No indexed document for a ref.",
+    ErrorCode.NOT_INITIALIZED: "No config yet: run `gno init`.",
+    ErrorCode.CONFIG_INVALID: "Malformed `index.yml` (file and line in the message).",
+    ErrorCode.COLLECTION_NOT_FOUND: "Unknown collection.",
+    ErrorCode.COLLECTION_EXISTS: "A collection with that name exists.",
+    ErrorCode.COLLECTION_OVERLAP: (
+        "The folder is inside (or holds) another collection's folder: its files would be indexed twice "
+        "(a memory collection inside an ordinary one is the exception: the outer one excludes it)."
+    ),
+    ErrorCode.PRUNE_REQUIRED: (
+        "The config lists no collections while the index holds documents; `update --prune` empties it."
+    ),
+    ErrorCode.PATH_NOT_FOUND: "The folder does not exist.",
+    ErrorCode.LOCKED: "Another writer holds the write lease (raise `--lock-wait`).",
+    ErrorCode.RUNTIME: "Unexpected I/O or database failure.",
+    ErrorCode.NOT_RUNNING: (
+        "A server that should be running is not (`gno daemon --status/--stop` with no resident owner)."
+    ),
+    ErrorCode.ALREADY_RUNNING: (
+        "Another `gno daemon` or `gno serve` already owns this data directory (stop it with `--stop`)."
+    ),
+    ErrorCode.ADDRESS_IN_USE: (
+        "`gno serve` / `gno service serve`: the port is taken (stop the other server or pick another "
+        "`--port`; `--port 0` picks a free one)."
+    ),
+    ErrorCode.CONTENT_TYPE_REQUIRED: "A REST request body without `Content-Type: application/json`.",
+    ErrorCode.METHOD_NOT_ALLOWED: (
+        "An HTTP method a route does not take (`GET /api/search`); the `Allow` header lists the right "
+        "ones."
+    ),
+    ErrorCode.VECTORS_UNAVAILABLE: "No embedding model or no vectors yet (lexical mode; run `gno embed`).",
+    ErrorCode.EXTRA_MISSING: (
+        "The feature needs a pip extra that is not installed; the message names `pip install 'gno[…]'`."
+    ),
+    ErrorCode.VECTORS_STALE: "Vectors belong to another model: run `gno embed`.",
+    ErrorCode.CURSOR_EXPIRED: "A `changes` cursor older than the journal's retention.",
+    ErrorCode.EGRESS_DENIED: (
+        "Evidence would travel beyond its collections' `egressPolicy` (e.g. to a remote generator)."
+    ),
+    ErrorCode.WRITE_DISABLED: "A write tool on a read-only MCP server.",
+    ErrorCode.UNAUTHORIZED: "Missing or wrong bearer token.",
+    ErrorCode.CSRF_VIOLATION: "State-changing request from a foreign origin.",
+    ErrorCode.HOST_NOT_ALLOWED: "`Host` header not on the server's allowlist (add it with `--allowed-host`).",
+    ErrorCode.CONFLICT: "The file changed since it was read (edit).",
+    ErrorCode.DUPLICATE: "Capture target exists (`--collision-policy error`).",
+    ErrorCode.CAPTURE_SYNC_FAILED: "Capture written but the index sync failed.",
+    ErrorCode.MEMORY_TEXT_REQUIRED: "Empty fact text.",
+    ErrorCode.MEMORY_TEXT_TOO_LARGE: "Fact over 4096 bytes: use `gno capture`.",
+    ErrorCode.MEMORY_QUERY_REQUIRED: "Empty recall query.",
+    ErrorCode.MEMORY_BUDGET_INVALID: "`maxFacts`/`maxTokens` not a positive integer.",
+    ErrorCode.MEMORY_COLLECTION_REQUIRED: "No memory collection named and not exactly one configured.",
+    ErrorCode.MEMORY_COLLECTION_NOT_FOUND: "Unknown memory collection.",
+    ErrorCode.MEMORY_COLLECTION_UNMANAGED: "The collection is not `memoryManaged: true`.",
+    ErrorCode.MEMORY_SCOPES_REQUIRED: "No scope given.",
+    ErrorCode.MEMORY_SCOPES_INVALID: "More than 8 scopes or a malformed scope.",
+    ErrorCode.MEMORY_IDENTITY_REQUIRED: "Caller or session missing.",
+    ErrorCode.MEMORY_DECISION_INVALID: "Decision other than add/supersede.",
+    ErrorCode.MEMORY_PREDECESSOR_REQUIRED: "Supersede without URI and hash.",
+    ErrorCode.MEMORY_PREDECESSOR_NOT_FOUND: "Predecessor is not a current fact in the collection.",
+    ErrorCode.MEMORY_PREDECESSOR_HASH_MISMATCH: "Predecessor changed since it was recalled.",
+    ErrorCode.MEMORY_SUPERSEDE_CONFLICT: "Predecessor already superseded.",
+    ErrorCode.MEMORY_SUPERSEDE_PROJECTION_FAILED: "Successor written, edge not projected: run `gno update`.",
+    ErrorCode.MEMORY_FENCED_REPLAY: "Text is a span from the presented recall receipt.",
+    ErrorCode.MEMORY_FENCED_DERIVED: "Submission declares a `gno://` origin.",
+    ErrorCode.MEMORY_WRITE_LEASE_BUSY: "Write lease not obtained in the wait window.",
+    ErrorCode.MEMORY_SYNC_FAILED: "Fact written, index sync failed: run `gno update`.",
+    ErrorCode.MEMORY_QUERY_FAILED: "Recall retrieval failed.",
+    ErrorCode.REQUEST_ID_INVALID: (
+        "A request ID that is not 1-128 of letters, digits, `. _ : -` (or given to a remember that "
+        "decides nothing)."
+    ),
+    ErrorCode.REQUEST_ID_CONFLICT: "The request ID was already used for a different write: a new write needs a new ID.",
+    ErrorCode.REQUEST_EXPIRED: "The request ID's outcome is past its 30-day retention.",
+    ErrorCode.REQUEST_PENDING: (
+        "Another attempt of this request is still writing: retry, or check `gno request-status`."
+    ),
+    ErrorCode.REQUEST_RECOVERY_CONFLICT: (
+        "An interrupted attempt's planned file now holds other bytes; nothing was touched."
+    ),
+    ErrorCode.REQUEST_CAPACITY_EXHAUSTED: (
+        "The request ledger holds 100,000 live outcomes; retry later or without an ID."
+    ),
+    ErrorCode.REQUEST_LEDGER_UNAVAILABLE: "The request ledger file cannot be used (named in the message).",
+    ErrorCode.INVALID_ARGUMENT: "Team service: a parameter check failed (the message is the service's text).",
+    ErrorCode.WORKSPACE_FORBIDDEN: "Team service: the key's project may not use that workspace.",
+    ErrorCode.QUOTA_EXCEEDED: "Team service: a plan or technical record limit is reached.",
+    ErrorCode.ACCOUNT_SUSPENDED: "Team service: the account is suspended.",
+    ErrorCode.ACCOUNT_READ_ONLY: "Team service: the account is read-only (grace period); writes refused.",
+    ErrorCode.IDEMPOTENCY_CONFLICT: "Team service: an idempotency key reused with different input.",
+    ErrorCode.WORKSPACE_DELETED: "Team service: the workspace was deleted and cannot be reused.",
+    ErrorCode.GUARD_REJECTED: "Team service: the Memory Guard rejected the record.",
+    ErrorCode.RATE_LIMITED: "Team service: a per-minute call limit is reached.",
+}
+
+
 class GnoError(Exception):
     """Base of every gno error: a stable code, a message that names the fix, details."""
 
