@@ -17,6 +17,7 @@ import pytest
 
 from gno.config import Settings
 from gno.engine import Engine
+from gno.errors import ValidationError
 from gno.ingest import converters
 from gno.ingest.walker import walk_collection
 
@@ -431,3 +432,25 @@ def test_capture_writes_markdown_only(tmp_path: Path, make_engine: Callable[[Pat
     assert got.uri == "gno://c/report.pdf.md"  # a note, never bytes under a converted format's name
     assert not (root / "report.pdf").exists()
     assert e.search("note about").results[0].uri == "gno://c/report.pdf.md"
+
+
+def test_a_converted_file_is_never_overwritten_by_an_edit(
+    tmp_path: Path, make_engine: Callable[[Path], Engine]
+) -> None:
+    """Its mirror is not the file: an edit (engine, REST's editor source) refuses it and the bytes stay."""
+    import hashlib
+
+    from gno.web.routes import doc_source
+
+    root = tmp_path / "vault"
+    root.mkdir()
+    pdf = make_pdf(["Quarterly figures stay a PDF"])
+    (root / "report.pdf").write_bytes(pdf)
+    e = make_engine(root)
+    e.update()
+    with pytest.raises(ValidationError) as err:
+        e.update_doc("gno://c/report.pdf", "# overwritten\n", hashlib.sha256(pdf).hexdigest())
+    assert "converted from a .pdf file" in err.value.message and err.value.code == "VALIDATION"
+    assert (root / "report.pdf").read_bytes() == pdf
+    src = doc_source(e, "gno://c/report.pdf")
+    assert not src.editable and src.reason is not None and "converted" in src.reason and src.content == ""

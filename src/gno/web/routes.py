@@ -29,8 +29,9 @@ from typing import TYPE_CHECKING
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from gno.errors import NotFoundError, RuntimeFailure
+from gno.errors import NotFoundError, RuntimeFailure, ValidationError
 from gno.models import GnoModel
+from gno.writes.edit import refuse_converted
 
 if TYPE_CHECKING:
     from gno.engine import Engine
@@ -166,6 +167,10 @@ def doc_source(engine: Engine, uri: str) -> DocSource:
         text, editable, reason = data.decode("utf-8", errors="replace"), False, "the file is not valid UTF-8"
     if crlf and b"\n" in data.replace(b"\r\n", b""):
         editable, reason = False, "the file mixes CRLF and LF line endings; edit it in a text editor"
+    try:
+        refuse_converted(row.uri, row.rel_path)
+    except ValidationError as exc:
+        text, editable, reason = "", False, exc.message
     return DocSource(
         uri=row.uri,
         docid=row.docid,

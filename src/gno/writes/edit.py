@@ -17,6 +17,7 @@ from gno.confine import confined
 from gno.errors import ErrorCode, NotFoundError, RuntimeFailure, ValidationError, make_error
 from gno.fsio import atomic_write_bytes
 from gno.index import sync_written
+from gno.ingest.converters import NATIVE_EXTENSIONS
 from gno.ledger import RequestPointer, file_state, maybe_lease
 from gno.models import DocUpdateResult
 from gno.refs import resolve_ref
@@ -57,6 +58,7 @@ def update_doc(
         if (done := tracked.replay()) is not None:
             return DocUpdateResult.model_validate(done)
     row = _resolve_for_edit(index.store, ref)
+    refuse_converted(row.uri, row.rel_path)
     coll = index.config.require(row.collection)
     with maybe_lease(tracked, index.lease(lock_wait)):
         path = confined(coll.root, row.rel_path, action="edit")
@@ -90,6 +92,19 @@ def update_doc(
             raise RuntimeFailure(f"cannot write {path}: {exc}") from exc
         result = _indexed(index, coll, row.rel_path, current_hash)
         return result if tracked is None else _committed(tracked, result)
+
+
+def refuse_converted(uri: str, rel_path: str) -> None:
+    """An edit writes markdown to the file itself, so a document converted from another format
+    (a PDF, a deck, source code) is refused: its mirror is not the file, and saving it would
+    overwrite the original bytes with markdown."""
+    suffix = rel_path[rel_path.rfind(".") :].lower() if "." in rel_path.rsplit("/", 1)[-1] else ""
+    if suffix and suffix not in NATIVE_EXTENSIONS:
+        raise ValidationError(
+            f"{uri} is converted from a {suffix} file and cannot be edited here (gno edits markdown and text "
+            "notes); change the original in its own application and run `gno update`",
+            details={"uri": uri, "field": "ref"},
+        )
 
 
 def _indexed(index: IndexWriter, coll: CollectionConfig, rel_path: str, previous: str) -> DocUpdateResult:

@@ -294,7 +294,8 @@
             el("span", { class: "muted", text: doc.docid })),
           doc.tags.length ? el("div", { class: "facets" },
             doc.tags.map((t) => tagChip(t, false, () => navigate(searchHref({ tags: t }))))) : null,
-          el("div", { class: "actions" }, el("a", { href: editHref(doc.uri), "data-nav": true, id: "edit-link", class: "button", text: "Edit" }))),
+          doc.converter ? null :  // a converted file (PDF, deck, code) is shown as its mirror and edited in its own app
+            el("div", { class: "actions" }, el("a", { href: editHref(doc.uri), "data-nav": true, id: "edit-link", class: "button", text: "Edit" }))),
         body),
       side));
     if (location.hash) document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
