@@ -504,7 +504,7 @@ class Engine:
         `source`, also the original file's bytes."""
         import base64
 
-        from gno.ingest.converters import NATIVE_EXTENSIONS, registry
+        from gno.ingest.converters import NATIVE_EXTENSIONS, extension, registry
         from gno.models import DocumentResult, ReturnedLines
         from gno.refs import parse_ref
         from gno.store import documents as docs
@@ -536,8 +536,7 @@ class Engine:
                 raw = base64.b64encode(self.abs_path(row).read_bytes()).decode("ascii")
             except OSError as exc:
                 raise NotFoundError(f"{row.uri}: the file cannot be read ({exc.strerror})") from None
-        suffix = row.rel_path[row.rel_path.rfind(".") :].lower() if "." in row.rel_path else ""
-        conv = None if suffix in NATIVE_EXTENSIONS or not suffix else registry().by_ext.get(suffix)
+        conv = None if extension(row.rel_path) in NATIVE_EXTENSIONS else registry().for_name(row.rel_path)
         return DocumentResult(
             docid=row.docid,
             uri=row.uri,

@@ -30,6 +30,14 @@ GROUP = "gno.converters"
 NATIVE_EXTENSIONS = frozenset({".md", ".markdown", ".mdx", ".txt"})
 
 
+def extension(rel_path: str) -> str:
+    """The file name's last suffix, lower-cased (`.pdf`); "" for none or a dotfile. The one answer to
+    "which converter, if any, reads this file" starts here."""
+    name = rel_path.rpartition("/")[2]
+    dot = name.rfind(".")
+    return name[dot:].lower() if dot > 0 else ""
+
+
 @dataclass(frozen=True, slots=True)
 class Budget:
     """What one conversion may spend: wall time, the worker's address space, the mirror's size."""
@@ -82,8 +90,8 @@ class Registry:
     missing: dict[str, Converter]
 
     def for_name(self, name: str) -> Converter | None:
-        dot = name.rfind(".")
-        return self.by_ext.get(name[dot:].lower()) if dot > 0 else None
+        ext = extension(name)
+        return self.by_ext.get(ext) if ext else None
 
     def extensions(self) -> frozenset[str]:
         return frozenset(self.by_ext)

@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from gno.ingest.convert_pool import Converted, ConvertPool
-from gno.ingest.converters import NATIVE_EXTENSIONS, Budget, Converter, registry
+from gno.ingest.converters import NATIVE_EXTENSIONS, Budget, Converter, extension, registry
 from gno.ingest.markdown import NotText, ParsedDoc, decode_source, normalize_ref, parse_markdown
 from gno.ingest.problems import IngestCode, severity
 from gno.ingest.structure_delta import structure_delta
@@ -81,12 +81,6 @@ def _stem(rel_path: str) -> str:
     name = rel_path.rpartition("/")[2]
     dot = name.rfind(".")
     return name[:dot] if 0 < dot < len(name) - 1 else name
-
-
-def _ext(rel_path: str) -> str:
-    name = rel_path.rpartition("/")[2]
-    dot = name.rfind(".")
-    return name[dot:].lower() if dot > 0 else ""
 
 
 def _has_text(body: str) -> bool:
@@ -255,7 +249,7 @@ class _CollectionRun:
         for f in walk.files:
             old = rows.pop(f.rel_path, None)
             if old is not None and old.size == f.size and old.mtime_ns == f.mtime_ns and old.active and not recheck:
-                if not reconvert or _ext(f.rel_path) not in reconvert:
+                if not reconvert or extension(f.rel_path) not in reconvert:
                     res.unchanged += 1
                     continue
             todo.append((f, old))
@@ -345,7 +339,7 @@ class _CollectionRun:
             self.problem(rel, IngestCode.READ_FAILED, str(exc))  # the last good version stays indexed
             return
         h = hashlib.sha256(data).hexdigest()
-        ext = _ext(rel)
+        ext = extension(rel)
         conv = None if ext in NATIVE_EXTENSIONS else registry().by_ext.get(ext)
         if old is not None and old.active and self.hashes.get(old.id) == h and not self.force:
             if conv is None or ext not in self.reconvert:  # the source hash decides re-conversion

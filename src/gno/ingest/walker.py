@@ -25,7 +25,7 @@ from stat import S_ISREG
 from typing import Protocol
 
 from gno.confine import real, within
-from gno.ingest.converters import NATIVE_EXTENSIONS, Converter, Registry, registry
+from gno.ingest.converters import NATIVE_EXTENSIONS, Converter, Registry, extension, registry
 from gno.ingest.problems import IngestCode
 
 DEFAULT_EXTENSIONS = NATIVE_EXTENSIONS
@@ -284,7 +284,7 @@ def _admit(rel: str, path: str, st: os.stat_result, walk: Walk, cap: int) -> Wal
     if not S_ISREG(st.st_mode):
         walk.issues.append(WalkIssue(rel, IngestCode.NOT_A_FILE, "not a regular file; skipped"))
         return None
-    if st.st_size > cap and rel[rel.rfind(".") :].lower() in NATIVE_EXTENSIONS:
+    if st.st_size > cap and extension(rel) in NATIVE_EXTENSIONS:
         message = f"{size_text(st.st_size)}, over the {size_text(cap)} cap (maxFileBytes); skipped"
         walk.issues.append(WalkIssue(rel, IngestCode.FILE_TOO_LARGE, message))
         return None

@@ -17,7 +17,7 @@ from gno.confine import confined
 from gno.errors import ErrorCode, NotFoundError, RuntimeFailure, ValidationError, make_error
 from gno.fsio import atomic_write_bytes
 from gno.index import sync_written
-from gno.ingest.converters import NATIVE_EXTENSIONS
+from gno.ingest.converters import NATIVE_EXTENSIONS, extension
 from gno.ledger import RequestPointer, file_state, maybe_lease
 from gno.models import DocUpdateResult
 from gno.refs import resolve_ref
@@ -98,7 +98,7 @@ def refuse_converted(uri: str, rel_path: str) -> None:
     """An edit writes markdown to the file itself, so a document converted from another format
     (a PDF, a deck, source code) is refused: its mirror is not the file, and saving it would
     overwrite the original bytes with markdown."""
-    suffix = rel_path[rel_path.rfind(".") :].lower() if "." in rel_path.rsplit("/", 1)[-1] else ""
+    suffix = extension(rel_path)
     if suffix and suffix not in NATIVE_EXTENSIONS:
         raise ValidationError(
             f"{uri} is converted from a {suffix} file and cannot be edited here (gno edits markdown and text "
