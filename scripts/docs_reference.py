@@ -26,13 +26,6 @@ def _walk(group: click.Group, path: tuple[str, ...]) -> list[tuple[tuple[str, ..
     return out
 
 
-def commands() -> list[tuple[str, ...]]:
-    """Every visible command path under `gno`, sorted, groups before their subcommands."""
-    from gno.cli.main import cli
-
-    return [p for p, _ in _walk(cli, ())]
-
-
 def _help(path: tuple[str, ...]) -> str:
     from gno.cli.main import cli
 
@@ -43,17 +36,17 @@ def _help(path: tuple[str, ...]) -> str:
 
 
 def commands_markdown() -> str:
-    """One section per command: its `--help`, as click prints it at a fixed width."""
-    paths = commands()
-    lines = ["| Command | Summary |", "| --- | --- |"]
+    """A summary table, then one section per command: its `--help`, as click prints it at a fixed width."""
     from gno.cli.main import cli
 
-    for path, cmd in _walk(cli, ()):
+    walked = _walk(cli, ())  # every visible command, sorted, groups before their subcommands
+    lines = ["| Command | Summary |", "| --- | --- |"]
+    for path, cmd in walked:
         anchor = "gno-" + "-".join(path)
         summary = (cmd.get_short_help_str(limit=90) or "").replace("|", "\\|")
         lines.append(f"| [`gno {' '.join(path)}`](#{anchor}) | {summary} |")
     parts = ["\n".join(lines) + "\n"]
-    for path in [(), *paths]:
+    for path in [(), *(p for p, _ in walked)]:
         parts.append(f"\n## {' '.join(('gno', *path))}\n\n```text\n{_help(path)}```\n")
     return "".join(parts)
 
