@@ -1,4 +1,4 @@
-"""Take the README screenshots of the Web UI: search results, document, editor, capture, status.
+"""Take the screenshots the README shows of the Web UI: search results, document, editor, capture, status.
 
 Why a script: screenshots rot. This one rebuilds them from the real app on a real collection
 (the dwarves-brain vault from ../shared/datasets when present, else gno's bundled sample notes)

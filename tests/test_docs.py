@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -13,7 +14,11 @@ from gno.errors import ERROR_MEANINGS, ERROR_TABLE, ErrorCode
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+COMMANDS = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
 REFERENCES = ("docs/cli.md", "docs/errors.md")
+#: the README is the pitch, the quick start, the ladder and links; the rest lives in docs/
+README_MAX_BYTES = 20_000
+LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 
 def _commands(group: click.Group, prefix: str = "gno") -> list[str]:
@@ -74,8 +79,8 @@ def test_quick_start_has_two_commands_and_ci_calls_the_test_command() -> None:
 
 def test_what_enable_write_gates_on_gno_serve_is_written_down() -> None:
     """`--enable-write` gates MCP's write tools; REST writes stay on (the Web UI edits through them):
-    a user reading either the README or `gno serve --help` learns both halves."""
-    row = next(ln for ln in README.splitlines() if ln.startswith("| `gno serve "))
+    a user reading either the command overview or `gno serve --help` learns both halves."""
+    row = next(ln for ln in COMMANDS.splitlines() if ln.startswith("| `gno serve "))
     assert "`--enable-write` gates the MCP write tools only" in row and "REST writes" in row
     from click.testing import CliRunner
 
@@ -83,3 +88,35 @@ def test_what_enable_write_gates_on_gno_serve_is_written_down() -> None:
 
     help_text = " ".join(CliRunner().invoke(cli, ["serve", "--help"]).output.split())
     assert "REST writes are always on" in help_text
+
+
+def test_the_readme_stays_an_entry_page() -> None:
+    size = len(README.encode("utf-8"))
+    assert size <= README_MAX_BYTES, f"README is {size} bytes: move detail into a page under docs/"
+
+
+@pytest.mark.parametrize("page", ["README.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md"))])
+def test_every_relative_link_resolves(page: str) -> None:
+    """A page moved into docs/ keeps working links: each relative target (and its #anchor) exists."""
+    path = ROOT / page
+    broken = []
+    for target in LINK.findall(path.read_text(encoding="utf-8")):
+        if re.match(r"[a-z]+:", target):
+            continue
+        file_part, _, anchor = target.partition("#")
+        dest = (path.parent / file_part).resolve() if file_part else path
+        if not dest.exists():
+            broken.append(target)
+        elif anchor and dest.suffix == ".md" and anchor not in _anchors(dest):
+            broken.append(target)
+    assert not broken, f"{page}: {broken}"
+
+
+def _anchors(md: Path) -> set[str]:
+    """GitHub's heading anchors: lower-cased, punctuation dropped, spaces to hyphens."""
+    out = set()
+    for line in md.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            title = line.lstrip("#").strip().lower()
+            out.add(re.sub(r"[^\w\- ]", "", title).replace(" ", "-"))
+    return out

@@ -1,5 +1,5 @@
 """Help that a new user can trust: every option explained, `gno query --help` complete, and the
-defaults the README states equal to the ones the CLI applies (drift tests over the click tree)."""
+defaults docs/commands.md states equal to the ones the CLI applies (drift tests over the click tree)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ from click.testing import CliRunner
 from gno.cli.main import cli
 from gno.config import ChunkingConfig
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+COMMANDS = (DOCS / "commands.md").read_text(encoding="utf-8")
+CONFIGURATION = (DOCS / "configuration.md").read_text(encoding="utf-8")
 
 
 def _tree(cmd: click.Command, path: str = "gno") -> Iterator[tuple[str, click.Command]]:
@@ -53,7 +55,7 @@ def test_query_help_documents_the_query_options_at_its_own_level() -> None:
     assert "--candidate-limit" in bare.output  # no arguments: the same complete help
 
 
-# -- README defaults --------------------------------------------------------------------------
+# -- documented defaults (docs/commands.md) --------------------------------------------------------------------------
 
 
 def _resolve(words: list[str]) -> tuple[str, click.Command]:
@@ -71,9 +73,9 @@ def _resolve(words: list[str]) -> tuple[str, click.Command]:
 
 
 def _documented_defaults() -> list[tuple[str, click.Option, str]]:
-    """(command, option, value) for every `--flag NUMBER` the README's command table shows."""
+    """(command, option, value) for every `--flag NUMBER` docs/commands.md shows."""
     found = []
-    for row in README.splitlines():
+    for row in COMMANDS.splitlines():
         if not row.startswith("| `gno "):
             continue
         first_cell = re.split(r"(?<!\\)\|", row)[1]
@@ -84,12 +86,12 @@ def _documented_defaults() -> list[tuple[str, click.Option, str]]:
                     (p for p in cmd.params if isinstance(p, click.Option) and flag in (*p.opts, *p.secondary_opts)),
                     None,
                 )
-                assert opt is not None, f"README shows {path} {flag}, which the CLI does not have"
+                assert opt is not None, f"docs/commands.md shows {path} {flag}, which the CLI does not have"
                 found.append((path, opt, value))
     return found
 
 
-def test_readme_command_table_defaults_equal_the_cli_defaults() -> None:
+def test_documented_command_defaults_equal_the_cli_defaults() -> None:
     found = _documented_defaults()
     assert len(found) >= 15, found  # the parser still reads the table
     wrong = []
@@ -99,12 +101,12 @@ def test_readme_command_table_defaults_equal_the_cli_defaults() -> None:
         else:
             ok = str(opt.default) == value
         if not ok:
-            wrong.append(f"{path} {opt.opts[-1]}: README {value}, CLI {opt.default!r} ({opt.help})")
+            wrong.append(f"{path} {opt.opts[-1]}: docs {value}, CLI {opt.default!r} ({opt.help})")
     assert not wrong, wrong
 
 
-def test_readme_config_example_shows_the_default_chunking() -> None:
-    block = README.split("### Config file", 1)[1].split("```yaml", 1)[1].split("```", 1)[0]
+def test_config_example_shows_the_default_chunking() -> None:
+    block = CONFIGURATION.split("### Config file", 1)[1].split("```yaml", 1)[1].split("```", 1)[0]
     chunking = yaml.safe_load(block)["chunking"]
     defaults = ChunkingConfig()
     assert chunking == {"maxTokens": defaults.max_tokens, "overlapPercent": defaults.overlap_percent}

@@ -5,8 +5,8 @@ marker-bounded section inside a harness's global instruction file (CLAUDE.md, AG
 next to the user's own rules. Everything here is pure text work so the installer can plan a
 change, show it (`--dry-run`) and only then write:
 
-- `BODY` is the protocol itself (under 1,500 characters; seed 002 "The retrieval ladder" and
-  "The writing contract"). Its SHA-256 prefix goes into the stamp line, so `verify` can tell a
+- `BODY` is the protocol itself (under 1,500 characters: the retrieval ladder and the writing
+  contract). Its SHA-256 prefix goes into the stamp line, so `verify` can tell a
   current block from an older version or a hand-edited one without guessing.
 - `find_block` locates the block and fails closed on anything ambiguous (a begin without an
   end, two begins, an end before its begin): rewriting a file we cannot parse could destroy the

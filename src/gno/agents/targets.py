@@ -19,14 +19,14 @@ from gno.errors import ValidationError
 AGENT_TARGETS = ("claude", "codex", "cursor", "opencode", "hermes", "openclaw")
 
 #: Harnesses with a runtime memory adapter in the gno repository (the block only instructs; an
-#: adapter wires the harness's memory slot to gno). The README section names install and config.
+#: adapter wires the harness's memory slot to gno). docs/agents.md names install and config.
 RUNTIME_ADAPTERS = {
     "hermes": "memory provider integrations/hermes-gno-memory: `hermes plugins install "
     "<gno repo>#integrations/hermes-gno-memory/hermes_gno_memory`, then `memory: {provider: gno}` "
-    "(README: Runtime memory adapters)",
+    "(docs/agents.md: Runtime memory adapters)",
     "openclaw": "memory plugin integrations/openclaw-gno-memory: `openclaw plugins install --link "
     "<gno repo>/integrations/openclaw-gno-memory`, then `plugins.slots.memory: gno-memory` "
-    "(README: Runtime memory adapters)",
+    "(docs/agents.md: Runtime memory adapters)",
 }
 SKILL_TARGETS = ("claude", "codex", "opencode", "openclaw", "hermes")
 

@@ -1,4 +1,4 @@
-"""CLI memory commands: remember, recall, audit (seed 000's memory contract)."""
+"""CLI memory commands: remember, recall, audit (the memory contract)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`gno service …`: the multi-tenant team memory service (seed 003) — keys, accounts, workspaces, serve.
+"""`gno service …`: the multi-tenant team memory service — keys, accounts, workspaces, serve.
 
 Thin like every surface: each command opens the service database (`--database`, else
 `GNO_SERVICE_DATABASE`, else `<data dir>/service/service.sqlite`), makes one call into

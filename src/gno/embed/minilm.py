@@ -12,19 +12,8 @@
 * Nothing is downloaded.  ``onnxruntime`` and ``tokenizers`` are imported, and the ONNX session
   built, on first use (or :meth:`MiniLMEmbedder.load`), so importing this module is cheap.
 
-Measured on this 2-core box (AMD EPYC, AVX2, no AVX-512), onnxruntime 1.32.0, batch 32,
-``python bench/embed_throughput.py`` over dwarves-brain markdown (idle machine):
-
-* 512 long chunks (mean 2,205 chars, <= 3,200; 84% hit the 256-token cap, mean 240 tokens):
-  **28-29 passages/s** with 2 threads on an idle box (21 while other jobs shared the CPU),
-  18.7 with 1 thread;
-* 256 paragraphs (mean 439 chars, ~103 tokens): **82 passages/s** (2 threads), 46 (1 thread);
-* query latency (50 heading-like queries of ~8 tokens, one at a time): p50 **2.2 ms**,
-  p95 **3.1 ms** (2 threads); 3.4 / 4.7 ms with 1 thread;
-* first use (imports + sha256 check + session creation + warm-up): 0.3-0.7 s.
-* batch size: 16 gave 27 / 99 passages/s (long / short), 64 gave 24 / 67; 32 is the default.
-
-So MiniLM embeds a 10k-chunk vault of long chunks in ~6 minutes on 2 cores: index incrementally.
+About 28 long chunks/s on 2 cores, so a large vault is embedded incrementally (figures:
+``docs/benchmarks.md``, "Embedders").
 """
 
 from __future__ import annotations

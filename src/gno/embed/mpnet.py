@@ -13,26 +13,9 @@
   processes need only onnxruntime): <s> text </s>, at most 384 pieces (the model's
   ``max_seq_length``), mean pooling over the attention mask, L2 normalisation. The token and
   position look-ups and the relative-position buckets stay in numpy and are fed to the graph.
-* Why onnxruntime fp32 (``nice -n 19 python bench/mpnet_variants.py --cache <suite cache>
-  --per-corpus 50``: 100 real chunks of dwarves-brain and NFCorpus, 20,082 word pieces, each
-  variant in a fresh process, interleaved; CPU seconds per 1,000 word pieces, peak RSS, cosine to
-  numpy fp32):
-
-  ==================  =========  =========  =======  ==================
-  variant             1 thread   2 threads  peak MB  cosine mean / min
-  ==================  =========  =========  =======  ==================
-  numpy fp32          5.01 s     13.61 s    876      (reference)
-  onnxruntime fp32    3.43 s     3.87 s     1,041    1.00000 / 1.00000
-  onnxruntime int8    2.23 s     2.72 s     809      0.99413 / 0.98623
-  ==================  =========  =========  =======  ==================
-
-  (wall with 2 threads: numpy 14.4 s, fp32 3.2 s, int8 2.6 s per 1,000 pieces, on the shared
-  2-core machine). int8 (dynamic, per-channel, the FFN down-projection kept fp32) is 1.5x faster
-  than fp32 but agrees only at 0.994 mean / 0.986 min, where MiniLM's int8 agrees with its fp32
-  at 0.9994; quantizing every linear layer is 2.8x faster and agrees at 0.86 (a probe on 24
-  dwarves chunks: GELU outputs have outliers a per-tensor activation scale cannot hold). So the
-  default graph is fp32: the vectors of the numpy encoder (same fingerprint) at 1.46x its speed
-  per CPU second. ``variant="int8"`` stays for measurement only and has its own fingerprint.
+* Why onnxruntime fp32: the same vectors as a numpy encoder at about 1.5x its speed per CPU
+  second; int8 is faster but agrees with fp32 only at 0.994 mean cosine, so it stays for
+  measurement (``variant="int8"``, its own fingerprint). Figures: ``docs/benchmarks.md``, "Embedders".
 """
 
 from __future__ import annotations

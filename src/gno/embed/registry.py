@@ -16,31 +16,12 @@ Nothing ever downloads.  Whatever cannot load raises :class:`EmbedderUnavailable
 are checked cheaply (packages and files present); the model itself is built on first use unless
 ``warm=True``.  A remote spec is probed once (one tiny request) to learn its dimension.
 
-Why MiniLM is the default -- measured on this 2-core box (AMD EPYC, AVX2), idle, with
-``python bench/embed_throughput.py --quality`` over dwarves-brain: 512 long chunks (mean 2,205
-chars), 256 paragraphs (mean 439 chars), 50 heading-like queries, and an in-domain retrieval check
-("halves": the first half of each of 300 paragraphs must find its own second half among the 300
-second halves; a pure-Python BM25 scores MRR 0.683 / top-1 0.613 on it):
-
-===================  ===  ==========  ===========  ================  ===========  =====
-embedder             dim  long p/s    short p/s    query p50 / p95   halves MRR   top-1
-===================  ===  ==========  ===========  ================  ===========  =====
-minilm-l6-v2-int8    384  27.8        82.1         2.18 / 3.07 ms    **0.775**    0.693
-wordllama-l2-256     256  1,353       7,182        0.04 / 0.11 ms    0.665        0.570
-fake-64 (hash)        64  2,201       14,335       0.01 / 0.02 ms    0.293        0.210
-===================  ===  ==========  ===========  ================  ===========  =====
-
-Throughput varies with machine load: a later run with other jobs on the box gave MiniLM 20.9 /
-83.9 and wordllama 1,245 / 6,684 passages/s; quality figures are deterministic.
-(The shared reference found the same ordering on Python docstrings: MiniLM 0.761, FTS5 bm25
-0.753, wordllama 0.685.)  Quality decides: MiniLM is the only embedder that beats BM25, by
-+0.09 MRR, so it adds a genuinely different signal to hybrid search; wordllama alone ranks
-slightly *below* BM25.  MiniLM's cost is indexing (~6 minutes per 10k long chunks on 2 cores,
-done incrementally) while its query cost (2-3 ms) is negligible.  wordllama is 50-90x faster to
-index: use it (``"wordllama"``) as a first stage for large corpora, with MiniLM re-scoring the top
-candidates; it is also the automatic fallback of ``"default"`` when MiniLM cannot load (logged
-as a warning on the ``gno.embed`` logger; the fingerprint changes, so stored vectors show as
-stale).
+Why MiniLM is the default: it is the only local embedder measured to rank better than BM25 on
+the benchmark corpora, so it adds a different signal to hybrid search, and its query cost (a few
+ms) is negligible; its cost is indexing, done incrementally. wordllama is 50-90x faster to index
+and is the first stage for large corpora and the logged fallback of ``"default"`` when MiniLM
+cannot load (the fingerprint changes, so stored vectors show as stale). Figures:
+``docs/benchmarks.md``, "Embedders".
 """
 
 from __future__ import annotations

@@ -15,10 +15,8 @@ token vectors averaged (no padding: segment sums over the concatenated tokens), 
 texts are capped at ``max_tokens`` (default 8,192) to bound memory.  Matches
 ``WordLlamaInference.embed(norm=True)`` to float precision.  Texts without any token get a zero row.
 
-Measured on this 2-core box with ``python bench/embed_throughput.py`` (dwarves-brain markdown):
-**~1,350 passages/s** on 512 long chunks (mean 2,205 chars, not truncated) and **~7,200
-passages/s** on 256 paragraphs (mean 439 chars); query latency p50 **0.04 ms**, p95 0.11 ms;
-first use (import + load + warm-up) ~0.45 s.
+About 50x faster to embed than MiniLM and below it in quality: a first stage or a fallback, not
+the default (figures: ``docs/benchmarks.md``, "Embedders").
 """
 
 from __future__ import annotations

@@ -1,1 +1,1 @@
-"""The memory contract: remember one fact, recall current facts (seed 000)."""
+"""The memory contract: remember one fact, recall current facts."""

@@ -1,6 +1,6 @@
 """`remember`: propose a fact, then add or supersede it on the caller's explicit decision.
 
-Algorithm (seed 000, reference §3.5): validate → fence → candidates (BM25 pool of 16 over
+Algorithm: validate → fence → candidates (BM25 pool of 16 over
 current facts in the same scopes, inside the query; cosine ≥ 0.83 when an embedder is given,
 else token Jaccard ≥ 0.5) → `existing` (same normalised text, nothing written) | `candidates`
 (no decision, nothing written) | under the write lease: re-check, verify the predecessor

@@ -1,6 +1,6 @@
 """Approximate nearest neighbours above a size threshold: faiss HNSW, rebuilt from the BLOBs.
 
-Measured on these 2-core machines (dependencies.md §1.3, 384-d): exact numpy search costs ~8 ms at
+Measured on 2-core machines (384-d): exact numpy search costs ~8 ms at
 10k chunks and ~32 ms at 100k, while HNSW answers in < 1 ms at 100k with recall@10 = 1.0, but costs
 about a minute to build. So below `ANN_THRESHOLD` (100k vectors) gno stays exact; above it,
 `gno embed` builds an HNSW index once and saves it under the cache dir, keyed by model fingerprint

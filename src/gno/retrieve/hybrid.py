@@ -145,8 +145,8 @@ class HybridRetriever:
         st = Stage("bm25")
         hits: list[BM25Hit] = []
         # any-term matching: function words and one-letter prefixes would match nearly everything; the
-        # words of a request ("show", "way", "done") stay, BM25's IDF weighs them (dwarves-brain report
-        # part: 0.832 -> 0.883 nDCG@10; no corpus of the suite loses more than 0.005)
+        # words of a request ("show", "way", "done") stay, BM25's IDF weighs them (chosen on the
+        # retrieval suite, where no corpus lost more than 0.005 nDCG@10)
         pq = content_query(pq, FUNCTION_WORDS)
         try:
             hits = bm25_search(self.store, compile_fts(pq, any_term=True), f, limit)

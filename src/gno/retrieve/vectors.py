@@ -1,6 +1,6 @@
 """Vector search: exact brute force over an in-memory float32 matrix rebuilt from the BLOBs.
 
-Measured here (dependencies.md §1.3): numpy `X @ q` is exact and takes ~5-8 ms at 10k and
+Measured on 2-core machines: numpy `X @ q` is exact and takes ~5-8 ms at 10k and
 ~30 ms at 100k chunks on 2 cores, faster than sqlite-vec; an ANN index only pays above that.
 The matrix is cached per process and rebuilt when documents or vectors change. Vectors of one
 model only: a query never mixes spaces (a model change is reported as stale vectors).

@@ -1,4 +1,4 @@
-"""The team memory service (seed 003): gno's second face, multi-tenant, over HTTP and MCP.
+"""The team memory service: gno's second face, multi-tenant, over HTTP and MCP.
 
     tenants (accounts) → projects → workspaces → records
 

@@ -1,6 +1,6 @@
 """The scale-out backend: PostgreSQL with tsvector full text and pgvector vectors (psycopg 3).
 
-Why these choices (dependencies.md §6): a stored generated `tsvector` column with a GIN index gives
+Why these choices: a stored generated `tsvector` column with a GIN index gives
 stemmed full text (`run` finds "running") without a second write path, and pgvector's `<=>` gives
 exact cosine search inside the database, so several service processes can share one database.
 Vectors travel as pgvector's text form (`'[0.1,…]'`), which needs no client-side adapter.

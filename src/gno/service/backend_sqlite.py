@@ -6,7 +6,7 @@ limits and fact-key conflicts are race-free without extra locks); a busy writer 
 Each thread gets its own connection.
 
 Vectors are float32 BLOBs in `memories.embedding`. Nearest neighbours are exact: the workspace's
-vectors are loaded into a numpy matrix, which dependencies.md §1.3 measured faster than
+vectors are loaded into a numpy matrix, which measured faster than
 sqlite-vec up to 100k rows; a per-workspace cache keyed by (max seq, forgotten count) avoids
 re-reading unchanged workspaces.
 """

@@ -111,7 +111,7 @@ def create_service_app(
         lifespan=lifespan,
         docs_url=None,  # the stock pages load from a CDN; serving.api_docs serves /docs offline
         redoc_url=None,
-        description='Multi-tenant team memory (seed 003). Errors: {"error": "<text>", "code": "<CODE>"}.',
+        description='Multi-tenant team memory. Errors: {"error": "<text>", "code": "<CODE>"}.',
     )
 
     @app.exception_handler(GnoError)
