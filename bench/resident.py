@@ -31,7 +31,6 @@ import argparse
 import json
 import os
 import re
-import shutil
 import signal
 import statistics
 import subprocess
@@ -42,45 +41,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from cold_start import ensure_compiled, gno_env, timed
+from cold_start import TOPICS, build_home, copy_vault, ensure_compiled, env_for, lexical_commands, run, timed
 
 DEFAULT_DATASETS = Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
 GNO = str(Path(sys.executable).with_name("gno"))
 TARGETS = {"recall": 4.0, "query": 4.0, "ask": 10.0, "mcp": 15.0, "lexical": 4.0}
 VOLATILE = re.compile(r'"(?:elapsedMs|issuedAt|digest|durationMs)": [^,\n]+|receipt [0-9a-f]{12}')
-TOPICS = ["deploys", "reviews", "releases", "backups", "oncall", "invoices", "hiring", "design", "tests", "docs"]
-DAYS = ["Mondays", "Tuesdays", "Wednesdays", "Thursdays", "Fridays"]
-
-
-def env_for(home: Path, **extra: str) -> dict[str, str]:
-    return {**gno_env(home), **extra}
-
-
-def run(args: list[str], env: dict[str, str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run([GNO, *args], env=env, capture_output=True, text=True, input=stdin, timeout=600)
-    if proc.returncode != 0:
-        raise SystemExit(f"gno {' '.join(args)} failed ({proc.returncode}): {proc.stderr[-800:]}{proc.stdout[-800:]}")
-    return proc
-
-
-def build_home(home: Path, vault: Path, facts: int, embed: bool) -> None:
-    if (home / "ready").exists():
-        return
-    shutil.rmtree(home, ignore_errors=True)
-    memory = home / "memory"
-    memory.mkdir(parents=True)
-    env = env_for(home, GNO_NO_DAEMON="1")
-    run(["init", str(vault), "--name", "notes"], env)
-    run(["collection", "add", str(memory), "--name", "memory", "--memory"], env)
-    run(["update"], env)
-    for i in range(facts):
-        text = f"Team {TOPICS[i % len(TOPICS)]} happen on {DAYS[i % len(DAYS)]} (rule {i})."
-        run(["remember", text, "-s", "team", "--add"], env)
-    if embed:
-        run(["embed"], env)
-    (home / "ready").write_text("ok\n")
-
-
 def start_owner(home: Path) -> subprocess.Popen[bytes]:
     env = env_for(home)
     log = open(home / "daemon.out", "ab")  # noqa: SIM115 - the daemon's output for the run
@@ -203,19 +169,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
 
-    vault = args.cache / "vault"
-    if not vault.exists():
-        src = args.datasets / "dwarves-brain"
-        for p in sorted(src.rglob("*.md"))[: args.notes]:
-            dst = vault / p.relative_to(src)
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(p, dst)
+    vault = copy_vault(args.datasets, args.cache / "vault", args.notes)
     owned, cold = args.cache / "owned", args.cache / "cold"
     build_home(owned, vault, args.facts, embed=True)
     build_home(cold, vault, args.facts, embed=False)
-    doc = "gno://notes/" + sorted(p.relative_to(vault).as_posix() for p in vault.rglob("*.md"))[0]
-    docs = ",".join("gno://notes/" + p.relative_to(vault).as_posix() for p in sorted(vault.rglob("*.md"))[:3])
-
     compiled = ensure_compiled()
     owner = start_owner(owned)
     try:
@@ -225,17 +182,7 @@ def main(argv: list[str] | None = None) -> int:
             "ask": ["ask", "what is the idea behind jobs to be done", "--json"],
         }
         checked = same_results(owned, served)
-        lexical = {
-            "recall (lexical)": ["recall", "deploys", "-s", "team", "--json"],
-            "remember (proposal)": ["remember", "Team deploys happen on Mondays.", "-s", "team"],
-            "get": ["get", doc],
-            "multi-get": ["multi-get", docs],
-            "ls": ["ls", "notes"],
-            "status": ["status"],
-            "changes": ["changes", "--limit", "20"],
-            "links": ["links", doc],
-            "backlinks": ["backlinks", doc],
-        }
+        lexical = lexical_commands(vault)
         oenv, cenv = env_for(owned), env_for(cold)
         times: dict[str, list[float]] = {"python -c pass": [], "mcp": []}
         times.update({k: [] for k in served})

@@ -17,9 +17,10 @@ root or below it. A symlink that stays inside the root is fine and is followed.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
-from gno.errors import ValidationError
+TYPE_CHECKING = False  # not typing's: a cold `gno get` imports neither typing nor pathlib
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def real(path: Path | str) -> str:
@@ -31,6 +32,22 @@ def within(real_root: str, real_path: str) -> bool:
     return real_path == real_root or real_path.startswith(real_root.rstrip(os.sep) + os.sep)
 
 
+def confined_real(root: str, rel: str, *, action: str) -> str:
+    """The real path of `root/rel` (every symlink resolved), or VALIDATION when that leaves the root.
+
+    On strings, without pathlib (a cold `gno get` checks its document with it).
+    """
+    target = real(os.path.join(root, rel))
+    if not within(real(root), target):
+        from gno.errors import ValidationError
+
+        raise ValidationError(
+            f"refusing to {action} {rel!r}: its real path {target} is outside the collection folder {root}",
+            details={"path": rel, "realPath": target, "reason": "outside_collection"},
+        )
+    return target
+
+
 def confined(root: Path, rel: str, *, action: str) -> Path:
     """`root/rel` with its symlinks resolved, or VALIDATION when that leaves the root.
 
@@ -38,10 +55,6 @@ def confined(root: Path, rel: str, *, action: str) -> Path:
     link's target (the link stays a link), and a capture never creates folders through one
     that points away.
     """
-    target = real(root / rel)
-    if not within(real(root), target):
-        raise ValidationError(
-            f"refusing to {action} {rel!r}: its real path {target} is outside the collection folder {root}",
-            details={"path": rel, "realPath": target, "reason": "outside_collection"},
-        )
-    return Path(target)
+    from pathlib import Path
+
+    return Path(confined_real(str(root), rel, action=action))

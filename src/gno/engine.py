@@ -16,10 +16,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from gno import config_snapshot
-from gno.errors import ConflictError, ErrorCode, NotFoundError, ValidationError, from_exception, unknown_collection
+from gno.errors import ConflictError, ErrorCode, ValidationError, from_exception, unknown_collection
 from gno.retrieve.search import SearchOptions, SearchPage, check_query, search_page
 from gno.store.db import Store
 from gno.store.fts import DocFilter
+from gno.wire import fields
 
 if TYPE_CHECKING:
     # Imported where used: pydantic (config, models), YAML, filelock, pathlib, dataclasses and
@@ -55,7 +56,6 @@ if TYPE_CHECKING:
         LsResult,
         MultiGetResult,
         QueryExplain,
-        RefError,
         SearchResult,
         StatusResult,
         SyncCollectionResult,
@@ -485,123 +485,40 @@ class Engine:
 
         return resolve_ref(self.store, ref, allow_inactive=allow_inactive)
 
-    def abs_path(self, row: docs.DocRow) -> Path:
-        from pathlib import Path
-
-        c = self.config.collection(row.collection)
-        return (c.root if c else Path("/")) / row.rel_path
-
     def confined_path(self, row: docs.DocRow, *, action: str) -> Path:
         """The document's real path; VALIDATION when a symlink now leads it out of its collection."""
         from gno.confine import confined
 
         return confined(self.collection(row.collection).root, row.rel_path, action=action)
 
+    def root_of(self, collection: str) -> str:
+        """A configured collection's folder (COLLECTION_NOT_FOUND when it is not configured)."""
+        return self.collection(collection).path
+
     def get(
         self, ref: str, *, from_line: int | None = None, line_count: int | None = None, source: bool = False
     ) -> DocumentResult:
         """A document's markdown (for a converted file, its mirror), or a line range of it; with
         `source`, also the original file's bytes."""
-        import base64
+        from gno.doc_reads import read_document
+        from gno.models import DocumentResult
 
-        from gno.ingest.converters import NATIVE_EXTENSIONS, extension, registry
-        from gno.models import DocumentResult, ReturnedLines
-        from gno.refs import parse_ref
-        from gno.store import documents as docs
-
-        row = self.resolve(ref)
-        self.confined_path(row, action="read")
-        parsed = parse_ref(ref)
-        text = docs.content_of(self.store, row.mirror_hash) or ""
-        lines = text.split("\n")
-        if lines and lines[-1] == "":
-            lines = lines[:-1]
-        if from_line is not None and from_line < 1:
-            raise ValidationError("`fromLine` must be at least 1")
-        start = from_line or parsed.line or 1
-        if start < 1:
-            raise ValidationError("`fromLine` must be at least 1")
-        if line_count is not None and line_count < 1:
-            raise ValidationError("`lineCount` must be at least 1")
-        if start > max(len(lines), 1):
-            raise ValidationError(
-                f"line {start} is past the end of {row.uri} ({len(lines)} lines)",
-                details={"uri": row.uri, "line": start, "totalLines": len(lines)},
-            )
-        end = len(lines) if line_count is None else min(len(lines), start + line_count - 1)
-        chunk = lines[start - 1 : end] if start <= len(lines) else []
-        raw = None
-        if source:
-            try:
-                raw = base64.b64encode(self.abs_path(row).read_bytes()).decode("ascii")
-            except OSError as exc:
-                raise NotFoundError(f"{row.uri}: the file cannot be read ({exc.strerror})") from None
-        conv = None if extension(row.rel_path) in NATIVE_EXTENSIONS else registry().for_name(row.rel_path)
-        return DocumentResult(
-            docid=row.docid,
-            uri=row.uri,
-            title=row.title,
-            collection=row.collection,
-            rel_path=row.rel_path,
-            abs_path=str(self.abs_path(row)),
-            source_hash=row.source_hash,
-            active=row.active,
-            tags=docs.tags_of(self.store, [row.id])[row.id],
-            total_lines=len(lines),
-            returned_lines=ReturnedLines(start=start, end=max(start - 1, start - 1 + len(chunk))),
-            content="\n".join(chunk),
-            source_base64=raw,
-            converter=conv.tag() if conv is not None else None,
-        )
+        doc = read_document(self.store, self.root_of, ref, from_line=from_line, line_count=line_count, source=source)
+        return DocumentResult.model_validate(fields(doc))
 
     def multi_get(self, refs: Sequence[str], *, max_bytes: int = 10240) -> MultiGetResult:
-        from gno.models import MultiGetResult, RefError
+        from gno.doc_reads import read_documents
+        from gno.models import MultiGetResult
 
-        out: list[DocumentResult] = []
-        errors: list[RefError] = []
-        truncated = False
-        expanded: list[str] = []
-        for r in refs:
-            expanded.extend(x.strip() for x in r.split(",") if x.strip())
-        for ref in expanded:
-            try:
-                d = self.get(ref)
-            except (NotFoundError, ValidationError) as exc:
-                errors.append(RefError(ref=ref, code=str(exc.code), message=exc.message))
-                continue
-            raw = d.content.encode("utf-8")
-            if max_bytes and len(raw) > max_bytes:
-                # whole lines when at least one fits, so `returnedLines` says exactly what came back
-                cut = raw.rfind(b"\n", 0, max_bytes + 1)
-                d.content = raw[: cut if cut > 0 else max_bytes].decode("utf-8", errors="ignore")
-                d.returned_lines.end = d.returned_lines.start + d.content.count("\n")
-                truncated = True
-            out.append(d)
-        return MultiGetResult(documents=out, errors=errors, truncated=truncated)
+        documents = read_documents(self.store, self.root_of, refs, max_bytes=max_bytes)
+        return MultiGetResult.model_validate(fields(documents))
 
     def ls(self, scope: str | None = None, *, limit: int = 10000, offset: int = 0) -> LsResult:
-        from gno.models import LsEntry, LsResult
-        from gno.refs import URI_SCHEME, parse_uri
-        from gno.store import documents as docs
+        from gno.doc_reads import list_documents
+        from gno.models import LsResult
 
-        coll: str | None = None
-        prefix = ""
-        if scope:
-            if scope.startswith(URI_SCHEME):
-                coll, prefix = parse_uri(scope)
-            else:
-                coll, _, prefix = scope.partition("/")
-            coll = self.collection(coll).name
-        if limit < 1:
-            raise ValidationError("`limit` must be at least 1")
-        if offset < 0:
-            raise ValidationError("`offset` must be 0 or more")
-        rows = docs.list_docs(self.store, coll, prefix, limit, offset)
-        entries = [
-            LsEntry(docid=r.docid, uri=r.uri, title=r.title, collection=r.collection, rel_path=r.rel_path) for r in rows
-        ]
-        total = docs.count_docs(self.store, coll, prefix) if rows or offset else 0
-        return LsResult(scope=scope, entries=entries, total=total, offset=offset, limit=limit)
+        listing = list_documents(self.store, lambda c: self.collection(c).name, scope, limit=limit, offset=offset)
+        return LsResult.model_validate(fields(listing))
 
     # -- semantic: embed, vsearch, query, diagnose -------------------------------------------
     @property
@@ -818,15 +735,14 @@ class Engine:
 
         return impact(self, ref, max_depth=max_depth, max_nodes=max_nodes, max_edges=max_edges)
 
-    def links(self, ref: str) -> LinksResult:
-        from gno.evidence.delta import links
+    def links(self, ref: str, *, backlinks: bool = False) -> LinksResult:
+        from gno.doc_reads import read_links
+        from gno.models import LinksResult
 
-        return links(self, ref)
+        return LinksResult.model_validate(fields(read_links(self.store, ref, backlinks=backlinks)))
 
     def backlinks(self, ref: str) -> LinksResult:
-        from gno.evidence.delta import links
-
-        return links(self, ref, backlinks=True)
+        return self.links(ref, backlinks=True)
 
     def ask(
         self,

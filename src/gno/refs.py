@@ -9,12 +9,10 @@ everywhere: `#docid`, `gno://coll/path[:line]`, `coll/path[:line]`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-from urllib.parse import unquote
 
-from gno.errors import ErrorCode, NotFoundError, ValidationError
+from gno.records import NamedTuple
 
+TYPE_CHECKING = False  # not typing's: a cold read resolves refs without typing, dataclasses or the error table
 if TYPE_CHECKING:
     from gno.store.db import Store
     from gno.store.documents import DocRow
@@ -47,14 +45,28 @@ def make_uri(collection: str, rel_path: str) -> str:
     return URI_SCHEME + collection + "/" + "/".join(_encode_segment(s) for s in rel_path.split("/"))
 
 
-@dataclass(frozen=True)
-class Ref:
+class Ref(NamedTuple):
     """A parsed reference: by docid, or by collection + relative path (+ optional line)."""
 
     docid: str | None = None
     collection: str | None = None
     rel_path: str | None = None
     line: int | None = None
+
+
+def _invalid_ref(message: str) -> Exception:
+    from gno.errors import ErrorCode, ValidationError
+
+    return ValidationError(message, code=ErrorCode.INVALID_REF)
+
+
+def unquote(path: str) -> str:
+    """Percent-decoding (`urllib.parse.unquote`), imported only for a path that has any."""
+    if "%" not in path:
+        return path
+    from urllib.parse import unquote as decode
+
+    return decode(path)
 
 
 def _split_line(s: str) -> tuple[str, int | None]:
@@ -67,11 +79,11 @@ def _split_line(s: str) -> tuple[str, int | None]:
 def parse_uri(uri: str) -> tuple[str, str]:
     """`gno://coll/path` → (collection, decoded rel path). The path may be empty."""
     if not uri.startswith(URI_SCHEME):
-        raise ValidationError(f"not a gno:// URI: {uri!r}", code=ErrorCode.INVALID_REF)
+        raise _invalid_ref(f"not a gno:// URI: {uri!r}")
     rest = uri[len(URI_SCHEME) :].split("?", 1)[0]
     coll, _, path = rest.partition("/")
     if not coll:
-        raise ValidationError(f"URI has no collection: {uri!r}", code=ErrorCode.INVALID_REF)
+        raise _invalid_ref(f"URI has no collection: {uri!r}")
     return coll.lower(), unquote(path)
 
 
@@ -79,30 +91,24 @@ def parse_ref(ref: str) -> Ref:
     """Parse `#docid`, `gno://coll/path[:N]` or `coll/path[:N]`; raise INVALID_REF otherwise."""
     s = ref.strip()
     if not s:
-        raise ValidationError("empty document reference", code=ErrorCode.INVALID_REF)
+        raise _invalid_ref("empty document reference")
     m = DOCID_RE.match(s)
     if m:
         return Ref(docid="#" + m.group(1).lower())
     if s.startswith("#"):
-        raise ValidationError(
-            f"invalid docid {s!r}: expected # followed by at least 6 hex characters",
-            code=ErrorCode.INVALID_REF,
-        )
+        raise _invalid_ref(f"invalid docid {s!r}: expected # followed by at least 6 hex characters")
     s, line = _split_line(s)
     if s.startswith(URI_SCHEME):
         coll, path = parse_uri(s)
     else:
         coll, sep, path = s.partition("/")
         if not sep:
-            raise ValidationError(
-                f"cannot read ref {ref!r}: use #docid, gno://collection/path or collection/path",
-                code=ErrorCode.INVALID_REF,
-            )
+            raise _invalid_ref(f"cannot read ref {ref!r}: use #docid, gno://collection/path or collection/path")
         coll = coll.lower()
     if not path:
-        raise ValidationError(f"ref {ref!r} names no document path", code=ErrorCode.INVALID_REF)
+        raise _invalid_ref(f"ref {ref!r} names no document path")
     if line is not None and line < 1:
-        raise ValidationError("line numbers start at 1", code=ErrorCode.INVALID_REF)
+        raise _invalid_ref("line numbers start at 1")
     return Ref(collection=coll, rel_path=path.strip("/"), line=line)
 
 
@@ -119,6 +125,8 @@ def resolve_ref(store: Store, ref: str, *, allow_inactive: bool = False) -> DocR
         rows = [row] if row else []
     rows = [x for x in rows if x.active] or rows
     if not rows or not (rows[0].active or allow_inactive):
+        from gno.errors import NotFoundError
+
         raise NotFoundError(
             f"no indexed document for {ref!r}; check the ref or run `gno update`",
             details={"ref": ref},

@@ -28,3 +28,16 @@ def wire(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: wire(v) for k, v in value.items()}
     return value
+
+
+def fields(value: Any) -> Any:
+    """NamedTuples become dicts of their Python field names, `None` kept (what a model validates from:
+    a required field may be None); lists and dicts recurse."""
+    names = getattr(value, "_fields", None)
+    if isinstance(value, tuple) and names is not None:
+        return {name: fields(v) for name, v in zip(names, value, strict=True)}
+    if isinstance(value, list | tuple):
+        return [fields(v) for v in value]
+    if isinstance(value, dict):
+        return {k: fields(v) for k, v in value.items()}
+    return value

@@ -32,7 +32,7 @@ def _search_options() -> tuple[dict[str, str], dict[str, str], set[str]]:
 
 
 
-def cold_search(glob: dict[str, Any], rest: Sequence[str]) -> str:
+def cold_search(_command: str, glob: dict[str, Any], rest: Sequence[str]) -> str:
     """The complete output of `gno GLOBAL search REST` when plain, or `Unhandled`."""
     from gno.cli.hit_flags import DEFAULTS, tag_list
 

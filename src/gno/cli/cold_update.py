@@ -59,7 +59,7 @@ def sync_json(results: Sequence[CollectionSync], detached: list[str], duration_m
     }
 
 
-def cold_update(glob: dict[str, Any], rest: Sequence[str]) -> str:
+def cold_update(_command: str, glob: dict[str, Any], rest: Sequence[str]) -> str:
     """The complete output of `gno GLOBAL update REST` when plain, or `Unhandled`."""
     opts, words, _ = options(rest, _VALUES, _FLAGS, stop_at_word=False, multi={"collections"})
     if words or sys.stderr.isatty():

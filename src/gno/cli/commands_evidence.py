@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gno.cli.contract import depth_options, depth_value, invoke
-from gno.cli.main import AppContext, emit_error, json_option
+from gno.cli.main import AppContext, echo_text, emit_error, json_option
+from gno.cli.render_docs import links_text
 from gno.cli.render_hits import shown
 
 if TYPE_CHECKING:
@@ -277,11 +278,7 @@ def impact(ctx: click.Context, ref: str, max_depth: int, max_nodes: int, max_edg
 
 
 def _render_links(r: LinksResult) -> None:
-    arrow = "→" if r.direction == "out" else "←"
-    for lk in r.links:
-        click.echo(f"{arrow} {shown(lk.uri)}  [{lk.edge_type}]" + (f" line {lk.line}" if lk.line else ""))
-    if not r.links:
-        click.echo("No links." if r.direction == "out" else "No backlinks.")
+    echo_text(links_text(r))
 
 
 @click.command()

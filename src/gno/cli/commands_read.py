@@ -10,8 +10,8 @@ import click
 
 from gno.cli.contract import invoke
 from gno.cli.hit_flags import DEFAULTS, FILTER_OPTIONS, OUTPUT_FLAGS, tag_list
-from gno.cli.main import json_option, run
-from gno.cli.render_hits import numbered, shown
+from gno.cli.main import echo_text, json_option, run
+from gno.cli.render_docs import get_text, ls_text, multi_get_text
 from gno.cli.render_hits import render_hits as format_hits
 
 if TYPE_CHECKING:
@@ -163,8 +163,7 @@ def get(
             sys.stdout.buffer.write(d.source_bytes())
             sys.stdout.buffer.flush()
             return
-        text = numbered(d.content, d.returned_lines.start) if line_numbers else d.content
-        click.echo(text)
+        echo_text(get_text(d, line_numbers=line_numbers))
 
     fields = {"ref": ref, "from_line": from_line, "line_count": line_count, "source": source}
     invoke(ctx, as_json, "get", fields, render)
@@ -180,18 +179,8 @@ def multi_get(ctx: click.Context, refs: tuple[str, ...], max_bytes: int, line_nu
     """Print several documents (refs separated by spaces or commas)."""
 
     def render(r: MultiGetResult) -> None:
-        for d in r.documents:
-            click.echo(click.style(f"==> {shown(d.uri)} ({d.docid}) <==", bold=True))
-            click.echo(numbered(d.content, d.returned_lines.start) if line_numbers else d.content)
-            if r.truncated and d.returned_lines.end < d.total_lines:
-                rest = d.returned_lines.end + 1
-                click.echo(
-                    f"[… cut at --max-bytes {max_bytes}: lines {d.returned_lines.start}-{d.returned_lines.end} "
-                    f"of {d.total_lines}; the rest: gno get '{shown(d.uri)}' --from {rest}]"
-                )
-            click.echo()
-        for err in r.errors:
-            click.echo(f"error [{err.code}]: {err.ref}: {err.message}", err=True)
+        styled = sys.stdout.isatty()
+        echo_text(multi_get_text(r, max_bytes=max_bytes, line_numbers=line_numbers, styled=styled))
 
     invoke(ctx, as_json, "multi_get", {"refs": refs, "max_bytes": max_bytes}, render)
 
@@ -206,14 +195,7 @@ def ls(ctx: click.Context, scope: str | None, limit: int, offset: int, as_json: 
     """List indexed documents: all, a collection, or gno://collection/prefix."""
 
     def render(r: LsResult) -> None:
-        for e in r.entries:
-            click.echo(f"{e.docid}  {shown(e.uri)}  {e.title}")
-        if not r.entries:
-            click.echo("No documents." if not r.total else f"No documents at offset {r.offset} of {r.total}.")
-        elif r.offset or len(r.entries) < r.total:
-            end = r.offset + len(r.entries)
-            more = f"; next page: --offset {end}" if end < r.total else ""
-            click.echo(f"{len(r.entries)} of {r.total} documents shown ({r.offset + 1}-{end}){more}", err=True)
+        echo_text(ls_text(r))
 
     invoke(ctx, as_json, "ls", {"scope": scope, "limit": limit, "offset": offset}, render)
 

@@ -31,10 +31,12 @@ if TYPE_CHECKING:
 GLOBAL_VALUES = {"--index": "index", "--config": "config"}
 GLOBAL_FLAGS = {"--verbose": "verbose", "--no-daemon": "no_daemon"}
 
-#: command → (module, function) answering it without click when no resident owner does
+#: command → (module, function) answering it without click when no resident owner does; the function
+#: takes (command, global options, the rest of the arguments) and returns stdout, or (stdout, stderr)
 COLD_HANDLERS: dict[str, tuple[str, str]] = {
     "search": ("gno.cli.cold_search", "cold_search"),
     "update": ("gno.cli.cold_update", "cold_update"),
+    **dict.fromkeys(("get", "multi-get", "ls", "links", "backlinks"), ("gno.cli.cold_read", "cold_read")),
 }
 
 
@@ -81,20 +83,20 @@ def options(
     return opts, words, i
 
 
-def fast_output(args: Sequence[str]) -> str | None:
-    """What this path prints for `args`, or None when the click CLI must handle them."""
+def fast_output(args: Sequence[str]) -> tuple[str, str] | None:
+    """What this path prints for `args` (stdout, stderr), or None when the click CLI must handle them."""
     if list(args) == ["--version"]:
         from gno import __version__
 
-        return f"gno, version {__version__}\n"
+        return f"gno, version {__version__}\n", ""
     try:
         glob, _, at = options(args, GLOBAL_VALUES, GLOBAL_FLAGS, stop_at_word=True)
         handler = COLD_HANDLERS.get(args[at]) if at < len(args) else None
         if handler is None:
             return None
         module, function = handler
-        answer: str = getattr(__import__(module, fromlist=[function]), function)(glob, args[at + 1 :])
-        return answer
+        answer = getattr(__import__(module, fromlist=[function]), function)(args[at], glob, args[at + 1 :])
+        return (answer, "") if isinstance(answer, str) else (str(answer[0]), str(answer[1]))
     except Exception:  # noqa: BLE001 - any error is the click CLI's to report, the same way as always
         return None
 
@@ -140,8 +142,10 @@ def main() -> None:
         click_main(args)
         return
     try:
-        sys.stdout.write(out)
+        sys.stdout.write(out[0])
         sys.stdout.flush()
+        if out[1]:
+            sys.stderr.write(out[1])
     except BrokenPipeError:  # `gno search x | head`: the reader left, which is no error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(0)

@@ -96,6 +96,15 @@ def emit_json(model: GnoModel | dict[str, Any]) -> None:
     click.echo(json_text(data))
 
 
+def echo_text(text: tuple[str, str]) -> None:
+    """Print a renderer's `(stdout, stderr)` (`gno.cli.render_docs`): what a cold process writes too."""
+    out, err = text
+    if out:
+        click.echo(out, nl=False)
+    if err:
+        click.echo(err, nl=False, err=True)
+
+
 def json_text(data: Any) -> str:
     """The one JSON rendering of a result (also used by the cold-start path in `gno.cli.entry`)."""
     return json.dumps(data, ensure_ascii=False, indent=2)

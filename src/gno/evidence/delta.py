@@ -24,8 +24,6 @@ from gno.models import (
     ImpactNode,
     ImpactResult,
     ImpactStep,
-    LinkItem,
-    LinksResult,
 )
 from gno.refs import resolve_ref
 from gno.store import documents as docs
@@ -141,31 +139,6 @@ def diff(index: IndexReader, ref: str, change_id: str | None = None) -> DiffResu
             "headings, links, typed edges and dates added or removed",
         },
     )
-
-
-def links(index: IndexReader, ref: str, *, backlinks: bool = False) -> LinksResult:
-    store = index.store
-    row = resolve_ref(store, ref)
-    edges = gstore.incoming(store, row.id) if backlinks else gstore.outgoing(store, row.id)
-    ids = [e.source if backlinks else e.target for e in edges]
-    rows = docs.docs_by_ids(store, ids)
-    items = []
-    for e in edges:
-        other = rows.get(e.source if backlinks else e.target)
-        if other is None:
-            continue
-        items.append(
-            LinkItem(
-                uri=other.uri,
-                docid=other.docid,
-                title=other.title,
-                edge_type=e.edge_type,
-                confidence=e.confidence,
-                line=e.line,
-                target_ref=e.target_ref,
-            )
-        )
-    return LinksResult(uri=row.uri, direction="in" if backlinks else "out", links=items)
 
 
 def impact(

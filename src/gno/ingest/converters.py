@@ -23,19 +23,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
+from gno.ingest.extensions import NATIVE_EXTENSIONS as NATIVE_EXTENSIONS
+from gno.ingest.extensions import extension as extension
 from gno.ingest.problems import IngestCode
 
 GROUP = "gno.converters"
-#: the extensions read as they are (markdown and plain text), never through a converter
-NATIVE_EXTENSIONS = frozenset({".md", ".markdown", ".mdx", ".txt"})
-
-
-def extension(rel_path: str) -> str:
-    """The file name's last suffix, lower-cased (`.pdf`); "" for none or a dotfile. The one answer to
-    "which converter, if any, reads this file" starts here."""
-    name = rel_path.rpartition("/")[2]
-    dot = name.rfind(".")
-    return name[dot:].lower() if dot > 0 else ""
 
 
 @dataclass(frozen=True, slots=True)

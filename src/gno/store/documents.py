@@ -8,13 +8,15 @@ documents is `gno.store.doc_batch`.
 
 from __future__ import annotations
 
-import json
-import sqlite3
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from gno.records import NamedTuple
 
-from gno.store.db import Store
+TYPE_CHECKING = False  # not typing's: a cold read (`gno get`, `gno ls`) imports neither typing nor dataclasses
+if TYPE_CHECKING:
+    import sqlite3
+    from collections.abc import Iterable, Sequence
+    from typing import Any
+
+    from gno.store.db import Store
 
 DOC_COLUMNS = (
     "id, collection, rel_path, source_hash, source_size, source_mtime_ns, docid, uri, title, "
@@ -26,8 +28,7 @@ DOC_COLUMNS = (
 CONTENT_TABLES = ("content", "content_chunks", "content_chunking", "content_vectors")
 
 
-@dataclass(frozen=True)
-class DocRow:
+class DocRow(NamedTuple):
     id: int
     collection: str
     rel_path: str
@@ -84,8 +85,7 @@ def snapshot(
     }
 
 
-@dataclass(slots=True)
-class StatRow:
+class StatRow(NamedTuple):
     """What a re-index compares a walked file with, and nothing more."""
 
     id: int
@@ -291,6 +291,8 @@ def trim_journal(conn: sqlite3.Connection, keep: int | None = None) -> None:
 
 def deactivate_collection(conn: sqlite3.Connection, collection: str, observed_at: str) -> int:
     """Take a collection's documents out of search, journaled; rows, content and vectors stay."""
+    from json import dumps
+
     rows = [
         DocRow.from_row(r)
         for r in conn.execute(f"SELECT {DOC_COLUMNS} FROM documents WHERE collection=? AND active=1", (collection,))
@@ -305,7 +307,7 @@ def deactivate_collection(conn: sqlite3.Connection, collection: str, observed_at
         "INSERT INTO document_changes(kind, collection, doc_id, observed_at, previous_json, current_json) "
         "VALUES ('inactivate',?,?,?,?,?)",
         [
-            (collection, r.id, observed_at, json.dumps(r.snapshot()), json.dumps({**r.snapshot(), "active": False}))
+            (collection, r.id, observed_at, dumps(r.snapshot()), dumps({**r.snapshot(), "active": False}))
             for r in rows
         ],
     )

@@ -7,13 +7,14 @@ from front-matter `relations:` and name their target by `gno://` URI.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from gno.records import NamedTuple
 
-from gno.store.db import Store
+TYPE_CHECKING = False  # not typing's: a cold `gno links` imports neither typing nor dataclasses
+if TYPE_CHECKING:
+    from gno.store.db import Store
 
 
-@dataclass(frozen=True)
-class Edge:
+class Edge(NamedTuple):
     source: int
     target: int
     edge_type: str  # wiki | markdown | <relation type>

@@ -1,0 +1,222 @@
+"""The lexical commands without a resident owner: the cold path prints what click prints, and imports little.
+
+Every case runs the real `gno` executable twice on a real index over a small vault: as the console
+script (`gno.cli.entry`: a cold handler when the invocation is plain) and forced through the click
+CLI (`gno.cli.main.main`). stdout, stderr and the exit code must be byte-identical, whichever path
+answered. The cases marked cold must also have been answered without click (checked on the
+imported modules), and the import test holds which heavy modules a cold command may load.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from pydantic import BaseModel
+
+from gno import doc_reads, models
+from gno.cli.cold import Spec
+from gno.cli.cold_read import SPECS
+from gno.cli.main import cli
+from gno.contract import capability
+from gno.engine import Engine
+from gno.memory.remember import RememberRequest
+from gno.settings import Settings
+from test_cold_start import imported_modules
+
+CLICK = "import sys; from gno.cli.main import main; main(sys.argv[1:])"
+
+#: never imported by a cold lexical command: the click CLI, pydantic, YAML, the engine and the models,
+#: model runtimes, vectors and servers (a cold command composes the core functions itself)
+NEVER = (
+    "click",
+    "pydantic",
+    "pydantic_core",
+    "yaml",
+    "typing",
+    "dataclasses",
+    "gno.cli.main",
+    "gno.engine",
+    "gno.models",
+    "gno.config",
+    "gno.contract",
+    "gno.errors",
+    "numpy",
+    "onnxruntime",
+    "tokenizers",
+    "wordllama",
+    "faiss",
+    "mcp",
+    "fastapi",
+    "starlette",
+    "httpx",
+    "gno.http",
+    "gno.mcp",
+    "gno.service",
+    "gno.retrieve.vectors",
+    "gno.embed",
+    "gno.guard",
+    "gno.evidence",
+)
+
+
+@pytest.fixture
+def home(settings: Settings, corpus: Path, tmp_path: Path) -> dict[str, str]:
+    """Notes with links and a memory collection with facts, no vectors; the environment to run gno in."""
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (corpus / "with space.md").write_text("# Spaced\n\nSee [[deploy]].\n" + "line\n" * 40, encoding="utf-8")
+    e = Engine(settings)
+    e.init()
+    e.collection_add(str(corpus), name="notes")
+    e.collection_add(str(memory), name="memory", memory_managed=True)
+    e.update()
+    for text in ("Deploys go out on Tuesdays.", "Rollbacks need a second reviewer."):
+        e.remember(
+            RememberRequest(text=text, scopes=["team"], caller="t", session="s", decision="add"),
+            semantic=False,
+        )
+    e.close()
+    return {**os.environ, "GNO_NO_DAEMON": "1"}
+
+
+def both(args: list[str], env: dict[str, str]) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """Run `gno ARGS` both ways; assert the same bytes and exit code; the modules the console script imported."""
+    mods, cold = imported_modules(*args, env=env)
+    slow = subprocess.run(
+        [sys.executable, "-c", CLICK, *args], capture_output=True, text=True, env=env, timeout=120, check=False
+    )
+    stderr = "".join(ln + "\n" for ln in cold.stderr.splitlines() if not ln.startswith("import time:"))
+    assert (cold.returncode, cold.stdout, stderr) == (slow.returncode, slow.stdout, slow.stderr), args
+    assert "Traceback" not in slow.stderr
+    return slow, mods
+
+
+def offenders(mods: set[str]) -> list[str]:
+    return sorted(m for m in mods if any(m == b or m.startswith(b + ".") for b in NEVER))
+
+
+DOC = "gno://notes/deploy.md"
+SPACED = "gno://notes/with%20space.md"
+#: (arguments, answered cold: True, or the one module of NEVER it may import; False: by click)
+READS = [
+    (["get", DOC], True),
+    (["get", DOC, "--json"], True),
+    (["get", "notes/deploy.md:2", "-l", "2", "--line-numbers"], True),
+    (["get", SPACED, "--from=3", "--limit", "2", "--json"], True),
+    (["get", DOC, "--source"], False),
+    (["get", "gno://notes/missing.md"], False),
+    (["get", DOC, "--from", "0"], False),
+    (["get", DOC, "--from", "999"], False),
+    (["get", "nope"], False),
+    (["get"], False),
+    (["get", "--help"], False),
+    (["multi-get", f"{DOC},{SPACED}", "--max-bytes", "40"], True),
+    (["multi-get", DOC, SPACED, "--line-numbers", "--json"], True),
+    (["multi-get", DOC, "gno://notes/missing.md", "bad"], "gno.errors"),  # failed refs: their codes
+    (["multi-get", DOC, "--max-bytes", "0"], False),
+    (["ls"], True),
+    (["ls", "notes", "--json"], True),
+    (["ls", "NOTES", "-n", "2", "--offset", "1"], True),
+    (["ls", "gno://notes/projects/", "--json"], True),
+    (["ls", "notes", "--offset", "99"], True),
+    (["ls", "gno://notes/zzz"], True),
+    (["ls", "nope"], False),
+    (["ls", "-n", "0"], False),
+    (["ls", "-n", "x"], False),
+    (["links", DOC], True),
+    (["links", DOC, "--json"], True),
+    (["backlinks", DOC], True),
+    (["backlinks", "#" + "0" * 8, "--json"], False),
+    (["links", "gno://notes/missing.md", "--json"], False),
+    (["--index", "default", "links", "notes/projects/runbook.md"], True),
+]
+
+
+@pytest.mark.parametrize(("args", "cold"), READS, ids=[" ".join(a) for a, _ in READS])
+def test_reads_print_what_click_prints(home: dict[str, str], args: list[str], cold: bool | str) -> None:
+    _, mods = both(args, home)
+    assert ("gno.cli.main" not in mods) == bool(cold), "answered cold" if not cold else "fell through to click"
+    if cold:
+        assert offenders(mods) == ([cold] if isinstance(cold, str) else [])
+
+
+def test_an_edited_config_sends_reads_to_click(home: dict[str, str], settings: Settings) -> None:
+    settings.config_path.write_text(settings.config_path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    _, mods = both(["ls", "notes"], home)
+    assert "gno.cli.main" in mods  # validated again (and recorded): the next read is cold
+    _, mods = both(["ls", "notes"], home)
+    assert "gno.cli.main" not in mods
+
+
+# -- one spec per command: the cold parser takes exactly what the click command takes ---------------
+
+
+def _click_options(command: str) -> dict[str, click.Option]:
+    cmd = cli.get_command(click.Context(cli), command)
+    assert cmd is not None
+    return {name: p for p in cmd.params if isinstance(p, click.Option) for name in p.opts}
+
+
+COLD_SPECS: dict[str, Spec] = dict(SPECS)
+
+
+@pytest.mark.parametrize("command", sorted(COLD_SPECS))
+def test_each_cold_spec_agrees_with_its_click_command(command: str) -> None:
+    spec = COLD_SPECS[command]
+    opts = _click_options(command)
+    for name, dest in {**spec.values, **spec.flags}.items():
+        assert name in opts, f"{command} has no option {name}"
+        opt = opts[name]
+        assert opt.name == dest
+        assert opt.is_flag == (name in spec.flags)
+        assert opt.multiple == (dest in spec.multi)
+        if dest in spec.ints:
+            assert isinstance(opt.type, click.types.IntParamType)
+        if dest in spec.defaults:
+            assert opt.default == spec.defaults[dest], name
+    cmd = cli.get_command(click.Context(cli), command)
+    assert cmd is not None
+    arg = next(p for p in cmd.params if isinstance(p, click.Argument))
+    fewest, most = spec.words
+    assert (fewest > 0) == arg.required
+    assert (most is None) == (arg.nargs == -1)
+
+
+#: each cold command's capability (its request model states the bounds the spec must keep)
+CAPABILITIES = {"get": "get", "multi-get": "multi_get", "ls": "ls", "links": "links", "backlinks": "backlinks"}
+
+
+@pytest.mark.parametrize("command", sorted(COLD_SPECS))
+def test_each_cold_spec_keeps_the_request_models_bounds(command: str) -> None:
+    spec = COLD_SPECS[command]
+    fields = capability(CAPABILITIES[command]).request_model.model_fields
+    for dest, (least, most) in spec.ints.items():
+        meta = {type(m).__name__: m for m in fields[dest].metadata}
+        assert least == getattr(meta.get("Ge"), "ge", None), dest
+        assert most == getattr(meta.get("Le"), "le", None), dest
+
+
+#: each plain record of `gno.doc_reads` and the model it stands for: the same fields in the same order
+RECORDS: list[tuple[type[tuple[object, ...]], type[BaseModel]]] = [
+    (doc_reads.ReturnedLines, models.ReturnedLines),
+    (doc_reads.Document, models.DocumentResult),
+    (doc_reads.RefFailure, models.RefError),
+    (doc_reads.Documents, models.MultiGetResult),
+    (doc_reads.ListEntry, models.LsEntry),
+    (doc_reads.Listing, models.LsResult),
+    (doc_reads.LinkItem, models.LinkItem),
+    (doc_reads.Links, models.LinksResult),
+]
+
+
+@pytest.mark.parametrize(("record", "model"), RECORDS, ids=[r.__name__ for r, _ in RECORDS])
+def test_each_plain_record_has_its_models_fields(record: type[tuple[object, ...]], model: type[BaseModel]) -> None:
+    assert record._fields == tuple(model.model_fields)  # type: ignore[attr-defined]
+    defaults = {k: f.default for k, f in model.model_fields.items() if not f.is_required()}
+    # a default the model has may be missing (a NamedTuple has no required field after a default one)
+    assert record._field_defaults.items() <= defaults.items()  # type: ignore[attr-defined]
