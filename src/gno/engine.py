@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     from gno.config import CollectionConfig, GnoConfig
     from gno.evidence.capsule import CapsuleRequest
+    from gno.evidence.graph_models import GraphResult
     from gno.ingest.sync import DocumentProjector, ProgressFn
     from gno.ledger import Ledger, RequestStatusResult
     from gno.memory.models import AuditResult, MemoryHistoryResult, RecallResult, RememberResult
@@ -743,6 +744,12 @@ class Engine:
 
     def backlinks(self, ref: str) -> LinksResult:
         return self.links(ref, backlinks=True)
+
+    def graph(self, **bounds: Any) -> GraphResult:
+        """Documents as nodes, links and relations (and, asked, vector neighbours) as edges."""
+        from gno.evidence.graph import build_graph
+
+        return build_graph(self, self.semantic, **bounds)
 
     def ask(
         self,

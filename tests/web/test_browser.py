@@ -336,3 +336,78 @@ def test_a_vault_note_renders_its_dialect_and_lists_each_link_once(page: Page, s
     for raw in ("[[", "]]", "==", "[!tip]", "> "):
         assert raw not in snippet.inner_text()
     expect(page.locator(".result .uri").first).to_have_text("gno://notes/Linking notes/Internal links.md:4")
+
+
+def test_the_graph_view_draws_filters_highlights_and_opens_notes(page: Page, server: Server) -> None:
+    """The graph page draws `GET /api/graph` with the vendored library (from this origin): every node the
+    API returns is on the canvas, the collection and tag filters hide nodes, `?uri=` highlights a note's
+    neighbourhood, and a click on a node opens its note."""
+    vault = server.notes / "Graph vault"
+    vault.mkdir(exist_ok=True)
+    (vault / "Hub.md").write_text(
+        "---\ntags: [graphhub]\n---\n# Hub\n\nSee [[Spoke one]], [[Spoke two]] and [three](Spoke%20three.md).\n"
+    )
+    for name in ("one", "two", "three"):
+        back = "Back to [[Hub]].\n" if name == "one" else ""
+        (vault / f"Spoke {name}.md").write_text(f"---\ntags: [spoke]\n---\n# Spoke {name}\n\n{back}")
+    assert server.gno("update").returncode == 0
+    page.goto(server.base + "/graph")
+    expect(page.locator("body")).to_have_attribute("data-graph-ready", "1")
+    api = page.evaluate("fetch('/api/graph?limit=500').then((r) => r.json())")
+    drawn = page.evaluate("window.gnoGraph.cy.nodes().map((n) => n.id())")
+    assert sorted(drawn) == sorted(n["uri"] for n in api["nodes"]) and len(drawn) >= 6
+    hub = "gno://notes/Graph%20vault/Hub.md"
+    spokes = [f"gno://notes/Graph%20vault/Spoke%20{n}.md" for n in ("one", "two", "three")]
+    assert {hub, *spokes} <= set(drawn)
+    assert page.evaluate("window.gnoGraph.cy.edges().length") == len(api["edges"]) > 0
+    box = page.locator("#graph").bounding_box()
+    assert box is not None
+    spots = page.evaluate("window.gnoGraph.cy.nodes().map((n) => [n.renderedPosition().x, n.renderedPosition().y])")
+    assert len({(round(x), round(y)) for x, y in spots}) == len(spots)  # laid out, not piled up
+    assert all(0 <= x <= box["width"] and 0 <= y <= box["height"] for x, y in spots)
+    assert any("/api/graph?" in u for u in server.requests)  # the public route, not a private one
+    assert any(u.endswith("/static/vendor/cytoscape.min.js") for u in server.requests)
+
+    visible = "window.gnoGraph.cy.nodes().filter((n) => n.visible()).length"
+    page.select_option("#graph-tag", "spoke")
+    assert page.evaluate(visible) == 3
+    expect(page.locator("#graph-count")).to_contain_text("3 notes")
+    assert "tag=spoke" in page.url
+    page.select_option("#graph-tag", "")
+    memory = [n for n in api["nodes"] if n["collection"] == "memory"]
+    assert memory, "the superseded fact's relation puts the memory collection in the graph"
+    page.select_option("#graph-collection", "notes")
+    assert page.evaluate(visible) == len(drawn) - len(memory)
+    page.select_option("#graph-collection", "memory")
+    assert page.evaluate(visible) == len(memory)
+
+    page.goto(server.base + "/graph?uri=" + hub.replace("%", "%25"))
+    expect(page.locator("body")).to_have_attribute("data-graph-ready", "1")
+    near = page.evaluate("window.gnoGraph.cy.nodes('.near').map((n) => n.id())")
+    assert sorted(near) == sorted(spokes)
+    assert page.evaluate(f"window.gnoGraph.cy.getElementById({json.dumps(hub)}).hasClass('focus')")
+    assert page.evaluate("window.gnoGraph.cy.nodes('.faded').length") == len(drawn) - 4
+    expect(page.locator("#graph-neighbours li")).to_have_count(3)
+    shot = server.notes.parent / "graph-view.png"
+    page.locator("#graph").screenshot(path=str(shot))
+    assert shot.stat().st_size > 8000
+    inked = page.evaluate(
+        """() => { let n = 0; const colours = new Set();
+        for (const c of document.querySelectorAll('#graph canvas')) {
+          const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+          for (let i = 0; i < d.length; i += 4) {
+            if (d[i + 3] > 0) { n++; colours.add(d[i] << 16 | d[i + 1] << 8 | d[i + 2]); }
+          }
+        } return [n, colours.size]; }"""
+    )
+    assert inked[0] > 2000 and inked[1] > 8, inked  # nodes, edges and labels drawn, not a blank canvas
+
+    box = page.locator("#graph").bounding_box()
+    assert box is not None
+    where = f"window.gnoGraph.cy.getElementById({json.dumps(spokes[1])}).renderedPosition()"
+    x, y = page.evaluate(f"(() => {{ const p = {where}; return [p.x, p.y]; }})()")
+    page.mouse.click(box["x"] + x, box["y"] + y)
+    expect(page.locator("#doc-uri")).to_have_text("gno://notes/Graph vault/Spoke two.md")
+    page.click("#graph-link")
+    expect(page.locator("body")).to_have_attribute("data-graph-ready", "1")
+    assert page.evaluate("window.gnoGraph.cy.nodes('.focus').map((n) => n.id())") == [spokes[1]]

@@ -14,7 +14,16 @@ from starlette.testclient import TestClient
 from gno.engine import Engine
 from gno.http.app import create_app
 
-PAGES = ["/", "/search?q=x", "/browse", "/doc?uri=gno://notes/deploy.md", "/edit?uri=x", "/capture", "/status"]
+PAGES = [
+    "/",
+    "/search?q=x",
+    "/browse",
+    "/doc?uri=gno://notes/deploy.md",
+    "/edit?uri=x",
+    "/capture",
+    "/status",
+    "/graph?uri=gno://notes/deploy.md",
+]
 
 
 @pytest.fixture
@@ -41,6 +50,7 @@ def test_pages_serve_the_local_shell(client: TestClient, path: str) -> None:
     ("name", "ctype"),
     [
         ("app.js", "text/javascript"),
+        ("graph.js", "text/javascript"),
         ("app.css", "text/css"),
         ("favicon.svg", "image/svg+xml"),
     ],
@@ -53,7 +63,25 @@ def test_static_assets(client: TestClient, name: str, ctype: str) -> None:
     assert not re.search(r"//cdn|cdn\.|unpkg|jsdelivr|googleapis|@import", r.text, flags=re.I)
 
 
-@pytest.mark.parametrize("name", ["nope.js", "..%2Fstatic%2Fapp.js", "index.html", "markdown.js"])
+def test_the_vendored_graph_library_is_served_as_shipped(client: TestClient) -> None:
+    """Cytoscape.js comes from the package, byte for byte the npm dist file its README names (no CDN)."""
+    from importlib import resources
+
+    vendor = resources.files("gno.web").joinpath("static", "vendor")
+    readme = vendor.joinpath("README.md").read_text(encoding="utf-8")
+    r = client.get("/static/vendor/cytoscape.min.js")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
+    assert f"`{hashlib.sha256(r.content).hexdigest()}`" in readme
+    assert "Permission is hereby granted" in vendor.joinpath("cytoscape.LICENSE").read_text(encoding="utf-8")
+    assert "script-src 'self'" in r.headers["content-security-policy"]
+    shell = client.get("/graph").text
+    assert '<script src="/static/graph.js" defer></script>' in shell
+    assert "/static/vendor/cytoscape.min.js" in client.get("/static/graph.js").text  # loaded from this origin
+
+
+@pytest.mark.parametrize(
+    "name", ["nope.js", "..%2Fstatic%2Fapp.js", "index.html", "markdown.js", "vendor/README.md", "vendor%2F..%2Fapp.js"]
+)
 def test_unknown_static_is_404(client: TestClient, name: str) -> None:
     assert client.get(f"/static/{name}").status_code == 404
 

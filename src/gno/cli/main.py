@@ -203,6 +203,7 @@ COMMAND_MODULES: dict[str, str] = {
     "service": "commands_service",
     "daemon": "commands_daemon",
     "completion": "commands_completion",
+    "graph": "commands_graph",
 }
 
 

@@ -308,6 +308,15 @@ CAPABILITIES: tuple[Capability, ...] = (
         _REF,
     ),
     Capability(
+        "graph",
+        "evidence:GraphRequest",
+        "gno.evidence.graph_models:GraphResult",
+        ("GET", "/api/graph"),
+        "graph",
+        "evidence",
+        (E.COLLECTION_NOT_FOUND,),
+    ),
+    Capability(
         "ask",
         "evidence:AskRequest",
         _M + "AskResult",

@@ -15,6 +15,7 @@ from gno.contract.documents import REF_DOC
 
 if TYPE_CHECKING:
     from gno.engine import Engine
+    from gno.evidence.graph_models import GraphResult
     from gno.models import (
         AskResult,
         Capsule,
@@ -119,6 +120,24 @@ class BacklinksRequest(LinksRequest):
 
     def run(self, engine: Engine, ctx: CallContext) -> LinksResult:
         return engine.backlinks(self.ref)
+
+
+class GraphRequest(Request):
+    """A picture of the vault: documents (uri, title, collection, tags) as nodes, links and typed relations as
+    edges, the most linked first; optionally edges between documents whose vectors are close."""
+
+    collection: str | None = Field(None, description="Only this collection (edges inside it).")
+    limit: int = Field(2000, ge=1, le=10000, description="Most nodes returned (the most linked first).")
+    edge_limit: int = Field(10000, ge=1, le=100000, description="Most edges returned (only between returned nodes).")
+    include_isolated: bool = Field(False, description="Also documents without any link or relation.")
+    include_similar: bool = Field(
+        False, description="Add `similar` edges between documents whose vectors are close (needs `gno embed`)."
+    )
+    threshold: float = Field(0.7, ge=0.0, le=1.0, description="Least cosine of a `similar` edge.")
+    similar_top_k: int = Field(5, ge=1, le=50, description="`similar` edges per document at most.")
+
+    def run(self, engine: Engine, ctx: CallContext) -> GraphResult:
+        return engine.graph(**self.fields())
 
 
 class AskRequest(Request):

@@ -19,6 +19,7 @@ from gno.contract.base import parse
 from gno.models import GnoModel
 
 if TYPE_CHECKING:
+    from gno.evidence.graph_models import GraphResult
     from gno.ledger import RequestStatusResult
     from gno.memory.models import MemoryHistoryResult, RecallResult, RememberResult
     from gno.models import (
@@ -185,6 +186,9 @@ class Client:
 
     def backlinks(self, ref: str) -> LinksResult:
         return cast("LinksResult", self.call("backlinks", ref=ref))
+
+    def graph(self, **options: Any) -> GraphResult:
+        return cast("GraphResult", self.call("graph", **options))
 
     def ask(self, question: str, **options: Any) -> AskResult:
         return cast("AskResult", self.call("ask", question=question, **options))

@@ -11,6 +11,8 @@ from gno.records import NamedTuple
 
 TYPE_CHECKING = False  # not typing's: a cold `gno links` imports neither typing nor dataclasses
 if TYPE_CHECKING:
+    from typing import Any
+
     from gno.store.db import Store
 
 
@@ -23,33 +25,64 @@ class Edge(NamedTuple):
     target_ref: str
 
 
-def outgoing(store: Store, doc_id: int) -> list[Edge]:
-    rows = store.conn.execute(
-        "SELECT l.link_type, l.target_ref, l.start_line, k.doc_id, (d.collection = s.collection) AS same "
-        "FROM doc_links l JOIN documents s ON s.id = l.doc_id JOIN doc_keys k ON k.key = l.target_ref_norm "
-        "JOIN documents d ON d.id = k.doc_id AND d.active = 1 WHERE l.doc_id = ? AND k.doc_id != l.doc_id "
-        "ORDER BY l.start_line, same DESC, d.rel_path",
-        (doc_id,),
-    ).fetchall()
+_LINKS = (
+    "SELECT l.doc_id, l.link_type, l.target_ref, l.start_line, k.doc_id, (d.collection = s.collection) AS same "
+    "FROM doc_links l JOIN documents s ON s.id = l.doc_id JOIN doc_keys k ON k.key = l.target_ref_norm "
+    "JOIN documents d ON d.id = k.doc_id AND d.active = 1 WHERE k.doc_id != l.doc_id"
+)
+_LINK_ORDER = " ORDER BY l.doc_id, l.start_line, same DESC, d.rel_path"
+_TYPED = (
+    "SELECT e.doc_id, e.edge_type, e.target_uri, d.id FROM doc_edges e JOIN documents s ON s.id = e.doc_id "
+    "JOIN documents d ON d.uri = e.target_uri AND d.active = 1"
+)
+
+
+def _link_edges(rows: list[Any]) -> list[Edge]:
+    """Resolved links, each written link once: its first (same-collection) resolution wins."""
     out: list[Edge] = []
-    seen: set[tuple[str, int]] = set()
-    best: dict[tuple[str, int], int] = {}
-    for r in rows:
-        key = (str(r[1]), int(r[2]))
+    best: set[tuple[int, str, int]] = set()
+    seen: set[tuple[int, str, int, int]] = set()
+    for src, kind, ref, line, target, _ in rows:
+        key = (int(src), str(ref), int(line))
         if key in best:
-            continue  # first (same-collection) resolution wins
-        best[key] = int(r[3])
-        if (str(r[0]) + str(r[3]), int(r[2])) in seen:
             continue
-        seen.add((str(r[0]) + str(r[3]), int(r[2])))
-        out.append(Edge(doc_id, int(r[3]), str(r[0]), "parsed", int(r[2]), str(r[1])))
-    for r in store.conn.execute(
-        "SELECT e.edge_type, e.target_uri, d.id FROM doc_edges e JOIN documents d ON d.uri = e.target_uri "
-        "AND d.active = 1 WHERE e.doc_id = ? ORDER BY e.edge_type, e.target_uri",
-        (doc_id,),
-    ):
-        out.append(Edge(doc_id, int(r[2]), str(r[0]), "explicit", None, str(r[1])))
+        best.add(key)
+        if (int(src), str(kind), int(target), int(line)) in seen:
+            continue
+        seen.add((int(src), str(kind), int(target), int(line)))
+        out.append(Edge(int(src), int(target), str(kind), "parsed", int(line), str(ref)))
     return out
+
+
+def outgoing(store: Store, doc_id: int) -> list[Edge]:
+    rows = store.conn.execute(_LINKS + " AND l.doc_id = ?" + _LINK_ORDER, (doc_id,)).fetchall()
+    out = _link_edges(rows)
+    for r in store.conn.execute(_TYPED + " WHERE e.doc_id = ? ORDER BY e.edge_type, e.target_uri", (doc_id,)):
+        out.append(Edge(doc_id, int(r[3]), str(r[1]), "explicit", None, str(r[2])))
+    return out
+
+
+def all_edges(store: Store, collection: str | None = None) -> list[Edge]:
+    """Every resolved link and typed relation between active documents (both ends in `collection`
+    when one is given), resolved as `outgoing` resolves them one document at a time."""
+    where, params = " AND s.active = 1", []
+    if collection is not None:
+        where += " AND s.collection = ? AND d.collection = ?"
+        params = [collection, collection]
+    rows = store.conn.execute(_LINKS + where + _LINK_ORDER, params).fetchall()
+    out = _link_edges(rows)
+    typed = _TYPED + " WHERE" + where.removeprefix(" AND") + " ORDER BY e.doc_id, e.edge_type, e.target_uri"
+    for r in store.conn.execute(typed, params):
+        out.append(Edge(int(r[0]), int(r[3]), str(r[1]), "explicit", None, str(r[2])))
+    return out
+
+
+def active_ids(store: Store, collection: str | None = None) -> list[int]:
+    """Ids of the active documents (of one collection), in path order."""
+    sql, params = "SELECT id FROM documents WHERE active = 1", []
+    if collection is not None:
+        sql, params = sql + " AND collection = ?", [collection]
+    return [int(r[0]) for r in store.conn.execute(sql + " ORDER BY collection, rel_path", params)]
 
 
 def incoming(store: Store, doc_id: int) -> list[Edge]:

@@ -17,7 +17,9 @@ lacks live here under `/api/web/…`, read-only:
   `expectedSourceHash`, so a concurrent change is a 409 conflict, never a silent overwrite.
 
 Everything is served from the package (no CDN, no build step, no network) under a strict
-Content-Security-Policy: scripts, styles and fetches from this origin only.
+Content-Security-Policy: scripts, styles and fetches from this origin only. The graph view
+(`/graph`, `static/graph.js`) draws `GET /api/graph` with Cytoscape.js, vendored as its npm
+dist file under `static/vendor/` and loaded from this origin when the view first opens.
 """
 
 from __future__ import annotations
@@ -37,9 +39,12 @@ if TYPE_CHECKING:
     from gno.engine import Engine
 
 #: pages the app renders client-side; each serves the same shell
-PAGES = ("/", "/search", "/browse", "/doc", "/edit", "/capture", "/status")
+PAGES = ("/", "/search", "/browse", "/doc", "/edit", "/capture", "/status", "/graph")
 STATIC = {
     "app.js": "text/javascript; charset=utf-8",
+    "graph.js": "text/javascript; charset=utf-8",
+    # the graph view's drawing library, vendored from npm (version, source and licence: vendor/README.md)
+    "vendor/cytoscape.min.js": "text/javascript; charset=utf-8",
     "app.css": "text/css; charset=utf-8",
     "favicon.svg": "image/svg+xml",
 }
@@ -208,7 +213,7 @@ def register_web(app: FastAPI) -> None:
     for path in PAGES:
         app.add_api_route(path, shell, methods=["GET"], include_in_schema=False, response_class=HTMLResponse)
 
-    @app.get("/static/{name}", include_in_schema=False)
+    @app.get("/static/{name:path}", include_in_schema=False)
     def static(request: Request, name: str) -> Response:
         if name not in STATIC:
             return JSONResponse(NotFoundError(f"no static file {name!r}").to_body(), status_code=404)

@@ -294,8 +294,11 @@
             el("span", { class: "muted", text: doc.docid })),
           doc.tags.length ? el("div", { class: "facets" },
             doc.tags.map((t) => tagChip(t, false, () => navigate(searchHref({ tags: t }))))) : null,
-          doc.converter ? null :  // a converted file (PDF, deck, code) is shown as its mirror and edited in its own app
-            el("div", { class: "actions" }, el("a", { href: editHref(doc.uri), "data-nav": true, id: "edit-link", class: "button", text: "Edit" }))),
+          el("div", { class: "actions" },
+            doc.converter ? null :  // a converted file (PDF, deck, code) is shown as its mirror and edited in its own app
+              el("a", { href: editHref(doc.uri), "data-nav": true, id: "edit-link", class: "button", text: "Edit" }),
+            el("a", { href: "/graph?uri=" + encodeURIComponent(doc.uri), "data-nav": true, id: "graph-link",
+              class: "button secondary", text: "Graph" }))),
         body),
       side));
     if (location.hash) document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
@@ -439,9 +442,15 @@
         s.ingestErrors.map((e) => el("li", { text: `${e.collection}/${e.relPath}: ${e.code} ${e.message}` })))) : null);
   }
 
+  // the graph view lives in graph.js (loaded before this file); it gets the helpers it shares with the pages
+  function renderGraph(params, my) {
+    const ui = { el, api, page, notice, navigate, docHref, current: () => my === seq };
+    return window.gnoViews.graph(params, ui);
+  }
+
   // -- routing -------------------------------------------------------------------------------
   const ROUTES = { "/": renderHome, "/search": renderSearch, "/browse": renderBrowse, "/doc": renderDoc,
-    "/edit": renderEdit, "/capture": renderCapture, "/status": renderStatus };
+    "/edit": renderEdit, "/capture": renderCapture, "/status": renderStatus, "/graph": renderGraph };
 
   function render(focusMain) {
     const my = ++seq;
