@@ -21,7 +21,15 @@ Figures per size (in-process through ``Engine``; the lexical index, no embedding
 * ``search p50/p95 ms``: ``engine.search`` for 200 queries of 1-2 words taken from random notes;
 * ``recall p50/p95 ms``: ``engine.recall`` (lexical: no model) for 200 queries of 1-3 words of a
   random fact in its scope;
-* ``peak MB``: the child's peak RSS (ru_maxrss), generation excluded (it runs in another child).
+* ``resident search/recall p50/p95 ms``: the same queries (the first 100 of each) as `gno search
+  --json` and `gno recall --json` answered by a resident owner (`gno daemon --no-sync-on-start
+  --no-embed`, started on the finished index): the round trip over its command socket from this
+  process (`gno.cli.forward.run_on_owner`, stdout to /dev/null), i.e. the worker's fork, argv
+  parsing, index open, the query and the JSON rendering, without the ~20-40 ms start-up of a
+  fresh `gno` client process;
+* ``peak MB``: the child's peak RSS (ru_maxrss), generation excluded (it runs in another child);
+  ``owner MB``: the resident owner's memory after the timed commands (proportional set size of the
+  owner, its warm template and the template's idle workers).
 
 The table ends with each cost's growth exponent between successive sizes (log cost ratio / log N
 ratio): 1.0 is linear, ~1.05 is N log N over a decade; a flat p50 shows ~0.
@@ -29,6 +37,7 @@ ratio): 1.0 is linear, ~1.05 is N log N over a decade; a flat p50 shows ~0.
 Usage::
 
     nice -n 10 python bench/scale.py [--sizes 10000,100000] [--work DIR] [--seed 11] [--json FILE] [--keep]
+    python bench/scale.py --table A.json B.json   # one table from saved rows
 """
 
 from __future__ import annotations
@@ -201,14 +210,17 @@ def measure(root: Path, seed: int, queries: int) -> dict[str, Any]:
     n_facts = max(100, notes // 10)
     facts = [(make_fact(frng, i), SCOPE_NAMES[i % 20]) for i in range(n_facts)]
     rlat: list[float] = []
+    recall_q: list[tuple[str, str]] = []
     for j in range(queries + 10):
         text, scope = facts[rng.randrange(len(facts))]
         ws = list(dict.fromkeys(words_of(text)))
         q = " ".join(rng.sample(ws, min(len(ws), rng.choice((1, 2, 2, 3)))))
+        recall_q.append((q, scope))
         t = time.perf_counter()
         engine.recall(RecallRequest(query=q, scopes=[scope], caller="bench", session="s"), semantic=False)
         if j >= 10:
             rlat.append((time.perf_counter() - t) * 1000)
+    resident = through_owner(env, home, search_q[10:110], [recall_args(q, s) for q, s in recall_q[10:110]])
     return {
         "notes": notes,
         "index_s": round(index_s, 2),
@@ -221,18 +233,105 @@ def measure(root: Path, seed: int, queries: int) -> dict[str, Any]:
         "recall_p50_ms": round(statistics.median(rlat), 2),
         "recall_p95_ms": round(pct(rlat, 95), 2),
         "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+        **resident,
     }
+
+
+def recall_args(q: str, scope: str) -> list[str]:
+    return ["recall", q, "--scope", scope, "--caller", "bench", "--session", "s", "--json"]
+
+
+def _on_owner(args: list[str], data_root: str) -> int | None:
+    """`gno ARGS` answered by the resident owner, its stdout (fd 1) sent to /dev/null meanwhile."""
+    from gno import __version__
+    from gno.cli.forward import run_on_owner
+
+    sys.stdout.flush()
+    null, saved = os.open(os.devnull, os.O_WRONLY), os.dup(1)
+    os.dup2(null, 1)
+    try:
+        return run_on_owner(args, data_root, __version__)
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(null)
+
+
+def through_owner(env: dict[str, str], home: Path, searches: list[str], recalls: list[list[str]]) -> dict[str, Any]:
+    """Start `gno daemon` on the indexed home and time `searches` and `recalls` through its socket."""
+    from gno.config import build_settings
+    from memory_recall import pct
+
+    data_root = build_settings(env=env).data_root
+    denv = {**env, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])}
+    daemon = subprocess.Popen(
+        [sys.executable, "-m", "gno", "daemon", "--no-sync-on-start", "--no-embed"],
+        env=denv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=open(home / "daemon.err", "wb"),  # noqa: SIM115 - closed with the process
+    )
+    try:
+        deadline = time.monotonic() + 600
+        while _on_owner(["status", "--json"], data_root) is None:  # the template is still warming up
+            if daemon.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"gno daemon did not answer: {(home / 'daemon.err').read_text()[-2000:]}")
+            time.sleep(0.5)
+        out: dict[str, Any] = {}
+        for name, runs in (("search", [["search", q, "--json"] for q in searches]), ("recall", recalls)):
+            for args in runs[:5]:
+                _on_owner(args, data_root)
+            lat: list[float] = []
+            for args in runs:
+                t = time.perf_counter()
+                code = _on_owner(args, data_root)
+                lat.append((time.perf_counter() - t) * 1000)
+                if code not in (0, 1):  # 1: nothing found (search exits 1 on no hits)
+                    raise SystemExit(f"gno {' '.join(args)} through the owner exited {code}")
+            out[f"owner_{name}_p50_ms"] = round(statistics.median(lat), 2)
+            out[f"owner_{name}_p95_ms"] = round(pct(lat, 95), 2)
+        out["owner_mb"] = round(_tree_pss_kb(daemon.pid) / 1024)
+        return out
+    finally:
+        daemon.terminate()
+        daemon.wait(60)
+
+
+def _tree_pss_kb(pid: int) -> int:
+    """Proportional set size of the owner, its warm template and the template's idle workers.
+
+    PSS, not RSS: the template and its workers are forks sharing most pages, which RSS would
+    count once per process."""
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        todo.extend(_children(p))
+        try:
+            rollup = Path(f"/proc/{p}/smaps_rollup").read_text()
+        except OSError:
+            continue
+        total += next((int(line.split()[1]) for line in rollup.splitlines() if line.startswith("Pss:")), 0)
+    return total
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
 
 
 COLUMNS = (
     ("notes", "notes"), ("index_s", "index s"), ("index_cpu_s", "index CPU s"), ("notes_per_s", "notes/s"),
     ("bytes_per_note", "bytes/note"), ("reindex_s", "re-index s"), ("search_p50_ms", "search p50 ms"),
     ("search_p95_ms", "search p95 ms"), ("recall_p50_ms", "recall p50 ms"), ("recall_p95_ms", "recall p95 ms"),
-    ("peak_mb", "peak MB"),
+    ("owner_search_p50_ms", "resident search p50 ms"), ("owner_search_p95_ms", "resident search p95 ms"),
+    ("owner_recall_p50_ms", "resident recall p50 ms"), ("owner_recall_p95_ms", "resident recall p95 ms"),
+    ("peak_mb", "peak MB"), ("owner_mb", "owner MB"),
 )  # fmt: skip
 GROWTH = (
     "index_s", "index_cpu_s", "bytes_per_note", "reindex_s",
-    "search_p50_ms", "search_p95_ms", "recall_p50_ms", "peak_mb",
+    "search_p50_ms", "search_p95_ms", "recall_p50_ms", "owner_search_p50_ms", "owner_recall_p50_ms", "peak_mb",
 )  # fmt: skip
 
 
@@ -278,6 +377,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--json", type=Path, default=None, help="append each finished row to this JSON file")
     ap.add_argument("--keep", action="store_true", help="keep the generated vaults")
+    ap.add_argument("--table", type=Path, nargs="+", default=None, help="print the table of these --json files' rows")
     ap.add_argument("--child-generate", nargs=2, help=argparse.SUPPRESS)
     ap.add_argument("--child-measure", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -286,6 +386,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.child_measure:
         print(json.dumps(measure(Path(args.child_measure), args.seed, args.queries)))
+        return 0
+    if args.table:
+        saved = [row for f in args.table for row in json.loads(f.read_text())]
+        print(table(sorted(saved, key=lambda r: int(r["notes"]))))
         return 0
     rows: list[dict[str, Any]] = []
     for n in (int(s) for s in args.sizes.split(",")):
