@@ -19,6 +19,7 @@ from gno.engine import Engine
 from gno.errors import GnoError
 from gno.retrieve.snippets import SNIPPET_WINDOW, pick_snippet
 from gno.store.hits import hit_docs
+from gno.store.segments import SEGMENT_BYTES, cut, match_expressions
 
 
 def set_caps(e: Engine, top: int | None, coll: int | None) -> None:
@@ -108,8 +109,11 @@ def test_a_hit_reads_only_the_window_of_a_long_text(engine: Engine, corpus: Path
     doc_id = next(iter(engine.store.execute("SELECT id FROM documents WHERE rel_path = 'big.md'")))[0]
     row = hit_docs(engine.store, [doc_id], SNIPPET_WINDOW)[doc_id]
     assert row.truncated and len(row.markdown.encode()) <= SNIPPET_WINDOW and "platypus" not in row.markdown
-    # no line of the window matches: the snippet is the body's first line, as for any note without one
-    assert (hits[0].snippet, hits[0].line) == ("# Big", 4)
+    # the window read is the start without a query; with one, the segment holding the match
+    deep = hit_docs(engine.store, [doc_id], SNIPPET_WINDOW, match_expressions(["platypus"]))[doc_id]
+    assert len(deep.markdown.encode()) <= SNIPPET_WINDOW and deep.markdown.endswith("platypus at the very end\n")
+    assert not deep.truncated and deep.first_line > 1
+    assert (hits[0].snippet, hits[0].line) == ("filler words here\nplatypus at the very end", 20_006)
     # a match inside the window is found there, at the note's own line number
     early = big_note(10, "quokka early\n") + "filler words here\n" * 20_000
     (corpus / "early.md").write_text(early, encoding="utf-8")
@@ -136,3 +140,83 @@ def test_a_window_cut_inside_a_character_or_a_line_drops_the_pieces(engine: Engi
     assert len(row.markdown.split("\n")) == 6 and pick_snippet(row.markdown, 6, [], truncated=True).end_line <= 5
     lines = pick_snippet("a\nb\npartial", 1, ["partial"], truncated=True)
     assert "partial" not in lines.text
+
+
+def test_segments_cover_the_text_once_at_line_ends_and_never_inside_a_character() -> None:
+    text = "# T\n\n" + "".join(f"line {i} " + "é" * (i % 50) + "\n" for i in range(4000)) + "€" * 20_000
+    parts = cut(text, 4096)
+    data = text.encode()
+    assert parts[0][:2] == (0, 1) and all(len(p[2].encode()) <= 4096 for p in parts)
+    assert "".join(p[2] for p in parts) == text  # consecutive, complete, no character split
+    for pos, line, piece in parts:
+        assert data[pos : pos + len(piece.encode())] == piece.encode()
+        assert line == text[: len(data[:pos].decode())].count("\n") + 1
+        assert pos == 0 or data[pos - 1 : pos] == b"\n" or piece[0] == "€"  # a line end, or inside the long line
+    assert cut("short\n", 4096) == [] and cut("x" * SEGMENT_BYTES) == []
+
+
+def deep_note(mb: float, tail: str) -> str:
+    filler = "".join(f"entry {i}: the nightly job copied files and wrote a report\n" for i in range(int(mb * 18_000)))
+    return "# Export log\n\n" + filler + tail
+
+
+def test_a_match_deep_in_a_megabyte_note_is_what_search_query_and_vsearch_show(
+    engine: Engine, corpus: Path
+) -> None:
+    text = deep_note(1.1, "the axolotl escaped near the end\nclosing line\n")
+    assert len(text.encode()) > 1024 * 1024
+    (corpus / "export.md").write_text(text, encoding="utf-8")
+    engine.update()
+    line = text.split("\n").index("the axolotl escaped near the end") + 1
+    hit = engine.search("axolotl").results[0]
+    assert hit.uri == "gno://notes/export.md" and "axolotl escaped" in hit.snippet and hit.line == line
+    out = json.loads(CliRunner().invoke(cli, ["search", "axolotl", "--json"]).output)["results"][0]
+    assert "axolotl escaped" in out["snippet"] and out["line"] == line
+    cfg = load_config(engine.settings)
+    cfg.models.embed = "fake:64"  # the deterministic hashing embedder: vectors for every chunk
+    save_config(engine.settings, cfg)
+    engine._config = None
+    engine.embed()
+    q = next(h for h in engine.query("axolotl").results if h.uri == "gno://notes/export.md")
+    assert "axolotl escaped" in q.snippet and q.line == line
+    v = next(h for h in engine.vsearch("axolotl escaped", limit=20).results if h.uri == "gno://notes/export.md")
+    assert v.line > 1 and v.snippet.strip()  # the window of its best chunk, never a line past the note
+    assert v.line <= text.count("\n") + 1
+
+
+def test_segments_follow_their_content_and_an_older_index_gets_them_when_migrated(
+    engine: Engine, corpus: Path
+) -> None:
+    store = engine.store
+
+    def count() -> tuple[int, int]:
+        a = store.conn.execute("SELECT COUNT(*) FROM content_segments").fetchone()[0]
+        b = store.conn.execute("SELECT COUNT(*) FROM content_segments_fts_docsize").fetchone()[0]
+        return int(a), int(b)
+
+    assert count() == (0, 0)  # short notes are never cut
+    text = deep_note(0.2, "a quetzal at the end\n")
+    (corpus / "long.md").write_text(text, encoding="utf-8")
+    (corpus / "copy.md").write_text(text, encoding="utf-8")  # identical content shares its segments
+    engine.update()
+    n = len(cut(text))
+    assert n > 4 and count() == (n, n)
+    for name in ("long.md", "copy.md"):
+        (corpus / name).write_text(text + "one more line\n", encoding="utf-8")
+    engine.update()
+    assert count() == (len(cut(text + "one more line\n")),) * 2  # the old content's segments are gone
+    store.conn.execute("INSERT INTO content_segments_fts(content_segments_fts) VALUES ('integrity-check')")
+    assert [h.snippet.split("\n")[1:] for h in engine.search("quetzal").results] == [
+        ["a quetzal at the end", "one more line"]
+    ] * 2
+    # an index from before segments: the migration cuts the long notes it holds
+    with store.write() as conn:
+        conn.execute("DROP TABLE content_segments")
+        conn.execute("DROP TABLE content_segments_fts")
+        conn.execute("UPDATE schema_meta SET value = '4' WHERE key = 'schema_version'")
+    engine.close()
+    again = Engine(engine.settings)
+    longer = len(cut(text + "one more line\n"))
+    assert int(again.store.conn.execute("SELECT COUNT(*) FROM content_segments").fetchone()[0]) == longer
+    assert "quetzal" in again.search("quetzal").results[0].snippet
+    again.close()

@@ -579,18 +579,21 @@ class Engine:
         from gno.models import SearchMeta, SearchResult
         from gno.retrieve.grammar import parse_query
         from gno.retrieve.search import build_hits
+        from gno.store.chunks import chunk_lines
 
         check_query(query, limit, min_score)
         t0 = time.perf_counter()
         f = self.doc_filter(collection, tags_any, tags_all)
         found = self.semantic.search_docs(query, f, limit)
         scored = [(d, max(0.0, s)) for d, s, _ in found if s >= min_score]
+        starts = chunk_lines(self.store, [key for _, _, key in found])
         hits = build_hits(
             self.store,
             scored,
             parse_query(query).words(),
             full=full,
             sources={d: ["vector"] for d, _ in scored},
+            lines={d: starts[key] for d, _, key in found if key in starts},  # a long note: its best chunk's window
         )
         meta = SearchMeta(
             total_results=len(hits), mode="vector", elapsed_ms=round((time.perf_counter() - t0) * 1000, 3)

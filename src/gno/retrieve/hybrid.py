@@ -439,7 +439,11 @@ class HybridRetriever:
             for d, _ in kept
         }
         t_asm = time.perf_counter()
-        results = build_hits(self.store, kept, pq.words(), full=opts.full, sources=sources)
+        # a hit only the vector leg found shows its best chunk's window of a long note
+        vector_only = [best[d] for d, _ in kept if d in best and "bm25" not in sources[d]]
+        starts = vstore.chunk_lines(self.store, vector_only)
+        lines = {d: starts[best[d]] for d, _ in kept if d in best and best[d] in starts and "bm25" not in sources[d]}
+        results = build_hits(self.store, kept, pq.words(), full=opts.full, sources=sources, lines=lines)
         self._chunk_snippets(results, kept, best, pq)
         stages.append(Stage("assembly", ranked=[d for d, _ in kept], ms=(time.perf_counter() - t_asm) * 1000))
         mode = "hybrid" if vec_st.status == "active" else "bm25"

@@ -25,6 +25,7 @@ from gno.retrieve.snippets import SNIPPET_WINDOW, pick_snippet
 from gno.store.db import Store
 from gno.store.fts import REBUILD_HINT, BM25Hit, DocFilter, FtsQueryError, bm25_search, count_matches
 from gno.store.hits import hit_docs
+from gno.store.segments import match_expressions
 from gno.wire import wire
 
 TYPE_CHECKING = False  # not typing's: a cold `gno search` does not import typing
@@ -110,11 +111,12 @@ def build_hits(
     full: bool = False,
     sources: dict[int, list[str]] | None = None,
     partial: set[int] | None = None,
+    lines: dict[int, int] | None = None,
 ) -> list[SearchHit]:
     """`collect_hits` as the pydantic models the hybrid rungs assemble."""
     from gno.models import SearchHit
 
-    found = collect_hits(store, scored, words, full=full, sources=sources, partial=partial)
+    found = collect_hits(store, scored, words, full=full, sources=sources, partial=partial, lines=lines)
     return [SearchHit.model_validate(wire(h)) for h in found]
 
 
@@ -126,16 +128,21 @@ def collect_hits(
     full: bool = False,
     sources: dict[int, list[str]] | None = None,
     partial: set[int] | None = None,
+    lines: dict[int, int] | None = None,
 ) -> list[Hit]:
-    """Materialise (doc_id, score) pairs into hits with snippets, in the given order."""
-    rows = hit_docs(store, [i for i, _ in scored], None if full else SNIPPET_WINDOW)
+    """Materialise (doc_id, score) pairs into hits with snippets, in the given order.
+
+    A long note's snippet comes from its window holding the doc's line in `lines` (a vector hit's
+    best chunk), else from the first that holds all `words`, else any."""
+    focus = () if full else match_expressions(words)
+    rows = hit_docs(store, [i for i, _ in scored], None if full else SNIPPET_WINDOW, focus, lines)
     out: list[Hit] = []
     for doc_id, score in scored:
         row = rows.get(doc_id)
         if row is None:
             continue
         text = row.markdown
-        snip = pick_snippet(text, row.body_start_line, words, truncated=row.truncated)
+        snip = pick_snippet(text, row.body_start_line, words, truncated=row.truncated, first_line=row.first_line)
         body = None
         if full:
             body = "\n".join(text.split("\n")[row.body_start_line - 1 :])

@@ -5,10 +5,11 @@ front matter and fenced-code markers), so each hit carries an exact `line` and
 `snippetRange` a reader can open. Term matching mirrors the index: case-folded, and a query
 word matches a document word that starts with its stem-ish prefix.
 
-The snippet is picked from a bounded window: the first `SNIPPET_WINDOW` bytes of the canonical
-text (the store reads no more than that). A note of any size then costs a search what a 32 KB
-one does; in a longer note the snippet shows the best lines of its first 32 KB (the lines a
-reader opens first), and its ranking is BM25's over the whole text.
+The snippet is picked from a bounded window of at most `SNIPPET_WINDOW` bytes of the canonical
+text (the store reads no more than that): the whole of a note up to 32 KB; of a longer one, the
+first segment of it that matches the query (all its words, else any), or that holds a vector hit's chunk
+(`gno.store.segments`), so a match deep in a long note is what its snippet shows. A note of any
+size then costs a search what a 32 KB one does, and its ranking is BM25's over the whole text.
 """
 
 from __future__ import annotations
@@ -17,11 +18,11 @@ import unicodedata
 
 from gno.records import NamedTuple
 from gno.retrieve.grammar import word_tokens
+from gno.store.segments import SEGMENT_BYTES
 
 MAX_SNIPPET_CHARS = 320
-#: bytes of a document's text a snippet is chosen from (32 KB is ~5,000 words of English: longer
-#: than nearly every hand-written note)
-SNIPPET_WINDOW = 32 * 1024
+#: bytes of a document's text a snippet is chosen from: one segment of a long note
+SNIPPET_WINDOW = SEGMENT_BYTES
 
 
 class Snippet(NamedTuple):  # not a dataclass: this module is on `gno search`'s cold path
@@ -53,14 +54,21 @@ def _line_score(line: str, keys: list[str]) -> int:
 
 
 def pick_snippet(
-    canonical: str, body_start_line: int, words: list[str], context: int = 1, *, truncated: bool = False
+    canonical: str,
+    body_start_line: int,
+    words: list[str],
+    context: int = 1,
+    *,
+    truncated: bool = False,
+    first_line: int = 1,
 ) -> Snippet:
     """The best lines of `canonical` for `words`; `truncated`: the text is a window cut from a longer
-    one, so its last line may be partial and is left out."""
+    one, so its last line may be partial and is left out; `first_line`: the note's line number of
+    the text's first line (a window deep in a long note), which the returned lines count from."""
     lines = canonical.split("\n")
     if truncated and len(lines) > 1:
         lines.pop()
-    first = max(body_start_line - 1, 0)
+    first = max(body_start_line - first_line, 0)
     keys = _keys(words)
     best_i, best_s = -1, 0
     for i in range(first, len(lines)):
@@ -87,5 +95,5 @@ def pick_snippet(
         focus = lines[best_i].strip()
         text = focus if len(focus) <= MAX_SNIPPET_CHARS else focus[: MAX_SNIPPET_CHARS - 1] + "…"
         lo = hi = best_i
-    n = len(lines)
-    return Snippet(text, min(best_i + 1, n), min(lo + 1, n), min(hi + 1, n))
+    n, off = len(lines), first_line - 1
+    return Snippet(text, off + min(best_i + 1, n), off + min(lo + 1, n), off + min(hi + 1, n))

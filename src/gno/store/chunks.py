@@ -148,3 +148,15 @@ def chunk_rows(store: Store, keys: Sequence[tuple[str, int]]) -> dict[tuple[str,
         if r is not None and r[0] is not None:
             out[(m, s)] = (str(r[0]), int(r[1]), int(r[2]))
     return out
+
+
+def chunk_lines(store: Store, keys: Sequence[tuple[str, int]]) -> dict[tuple[str, int], int]:
+    """The first line of each chunk key (its text is not read: the content may be megabytes)."""
+    out: dict[tuple[str, int], int] = {}
+    for m, s in dict.fromkeys(keys):
+        r = store.conn.execute(
+            "SELECT start_line FROM content_chunks WHERE mirror_hash = ? AND seq = ?", (m, s)
+        ).fetchone()
+        if r is not None:
+            out[(m, s)] = int(r[0])
+    return out

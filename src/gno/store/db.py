@@ -91,6 +91,33 @@ MIGRATIONS: list[tuple[int, str]] = [
         COMMIT;
         """,
     ),
+    (
+        5,
+        """
+        -- a note longer than a snippet window is cut into segments (gno.store.segments), each in a
+        -- full-text index of its own (contentless: the text is the content's bytes at byte_pos), so a
+        -- hit deep in it shows the match; ids of one content are consecutive. The Python step after
+        -- this script segments the long content already stored.
+        BEGIN;
+        CREATE TABLE IF NOT EXISTS content_segments (
+          id          INTEGER PRIMARY KEY,
+          mirror_hash TEXT NOT NULL,
+          byte_pos    INTEGER NOT NULL,
+          byte_len    INTEGER NOT NULL,
+          start_line  INTEGER NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS idx_content_segments_mirror ON content_segments (mirror_hash, id);
+        CREATE VIRTUAL TABLE IF NOT EXISTS content_segments_fts USING fts5 (
+          body,
+          tokenize = 'porter unicode61 remove_diacritics 2',
+          content = '',
+          detail = none
+        );
+        INSERT INTO schema_meta(key, value) VALUES ('schema_version', '5')
+          ON CONFLICT(key) DO UPDATE SET value = excluded.value;
+        COMMIT;
+        """,
+    ),
 ]
 
 
@@ -166,6 +193,20 @@ class Store:
             if version > current:
                 conn.executescript(sql)
                 self.set_meta("schema_version", str(version))
+                if version == 5:
+                    self._segment_stored(conn)
+
+    def _segment_stored(self, conn: sqlite3.Connection) -> None:
+        """Migration 5's data step: segment the long notes an older index already holds."""
+        from gno.store import segments  # imports this module: only when migrating
+
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            segments.backfill(conn)
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
 
     # -- transactions -------------------------------------------------------------------
     @contextmanager

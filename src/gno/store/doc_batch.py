@@ -15,6 +15,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
+from gno.store import segments
 from gno.store.documents import snapshot, trim_journal
 
 _DOC_INSERT = (
@@ -202,6 +203,7 @@ class DocBatch:
 
     def flush(self) -> None:
         journaled = bool(self.rows["changes"])
+        segments.add(self.conn, self.rows["content"])  # before the rows are cleared; long notes only
         for name, sql in _FLUSH:
             batch = self.rows[name]
             if batch:

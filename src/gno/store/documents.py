@@ -321,7 +321,10 @@ def gc_content(conn: sqlite3.Connection, hashes: Sequence[str] | None = None) ->
 
     With `hashes`, only those candidates are checked (what a sync replaced); without, everything.
     """
+    from gno.store import segments  # only when content may go: not on a cold read's path
+
     if hashes is None:
+        segments.drop(conn)
         conn.execute("DELETE FROM content WHERE mirror_hash NOT IN (SELECT mirror_hash FROM documents)")
         for table in CONTENT_TABLES[1:]:
             conn.execute(f"DELETE FROM {table} WHERE mirror_hash NOT IN (SELECT mirror_hash FROM content)")
@@ -330,6 +333,7 @@ def gc_content(conn: sqlite3.Connection, hashes: Sequence[str] | None = None) ->
         (h,) for h in hashes
         if conn.execute("SELECT 1 FROM documents WHERE mirror_hash=? LIMIT 1", (h,)).fetchone() is None
     ]
+    segments.drop(conn, [h for (h,) in unused])
     for table in CONTENT_TABLES:
         conn.executemany(f"DELETE FROM {table} WHERE mirror_hash=?", unused)
 

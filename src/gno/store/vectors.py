@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gno.store.chunks import CHUNK_SOURCES, CHUNK_TEXT
+from gno.store.chunks import chunk_lines as chunk_lines
 from gno.store.chunks import chunk_rows as chunk_rows
 from gno.store.db import Store
 
