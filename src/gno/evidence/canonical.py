@@ -86,9 +86,18 @@ class WordPieceCounter:
         self._tok = Tokenizer.from_str(raw.decode("utf-8"))
         self._tok.no_truncation()
         self._tok.no_padding()
+        self._counts: dict[str, int] = {}
+        # the batch form without character offsets (tokenizers >= 0.21): the same ids, ~40% sooner
+        self._encode = getattr(self._tok, "encode_batch_fast", self._tok.encode_batch)
 
     def count(self, text: str) -> int:
-        return len(self._tok.encode(text, add_special_tokens=False).ids)
+        """Word pieces of `text`, memoised: a capsule's meters count the same evidence texts again."""
+        n = self._counts.get(text)
+        if n is None:
+            if len(self._counts) >= 4096:
+                self._counts.clear()
+            n = self._counts[text] = len(self._encode([text], add_special_tokens=False)[0].ids)
+        return n
 
 
 class ByteCounter:

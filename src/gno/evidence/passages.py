@@ -14,8 +14,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from gno.retrieve.grammar import STOPWORDS, word_tokens
+from gno.retrieve.snippets import starts_any
 
 MAX_PASSAGE_CHARS = 1200
 FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -58,7 +60,12 @@ _IRREGULAR = {
 }
 
 
+_CONSONANT_Y = re.compile(r"[^aeiouy]y$")
+
+
+@lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
+    """The word's stem (memoised: a capsule stems the same words of every passage again)."""
     w = word.lower()
     w = _IRREGULAR.get(w, w)
     for suf in ("ations", "ation", "ments", "ment", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "s"):
@@ -66,7 +73,7 @@ def stem(word: str) -> str:
             return w[: -len(suf)]
     # a silent final e ("compare" meets "compared", "comparison"; "configure" "configuration") and a
     # final y after a consonant ("theory" meets "theories", "company" "companies")
-    if len(w) >= 6 and (w.endswith("e") and not w.endswith(("ee", "ie", "ye")) or re.search(r"[^aeiouy]y$", w)):
+    if len(w) >= 6 and (w.endswith("e") and not w.endswith(("ee", "ie", "ye")) or _CONSONANT_Y.search(w)):
         return w[:-1]
     return w
 
@@ -93,7 +100,8 @@ def fold(text: str) -> str:
 def covered(text: str, facets: list[str]) -> list[str]:
     raw = set(word_tokens(fold(text)))
     words = {stem(w) for w in raw}
-    return [f for f in facets if f in words or any(w.startswith(f) for w in raw)]
+    joined = "\0" + "\0".join(raw)
+    return [f for f in facets if f in words or starts_any(raw, f, joined)]
 
 
 def is_question(sentence: str) -> bool:

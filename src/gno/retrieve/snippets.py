@@ -50,7 +50,17 @@ def _line_score(line: str, keys: list[str]) -> int:
     toks = [fold(t) for t in word_tokens(line)]
     if not toks:
         return 0
-    return sum(1 for k in keys if any(t.startswith(k) for t in toks))
+    joined = "\0" + "\0".join(toks)
+    return sum(1 for k in keys if starts_any(toks, k, joined))
+
+
+def starts_any(tokens: list[str] | set[str], prefix: str, joined: str | None = None) -> bool:
+    """Whether a token starts with `prefix`: one substring search of the NUL-joined tokens
+    (`joined`, built here when not given) instead of a Python loop over them. Tokens hold no NUL
+    (`word_tokens` keeps letters and digits)."""
+    if not prefix or "\0" in prefix:
+        return any(t.startswith(prefix) for t in tokens)
+    return ("\0" + prefix) in (joined if joined is not None else "\0" + "\0".join(tokens))
 
 
 def pick_snippet(
