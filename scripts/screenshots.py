@@ -1,4 +1,4 @@
-"""Take the screenshots the README shows of the Web UI: search results, document, editor, capture, status.
+"""Take the screenshots the README shows of the Web UI: search results, document, editor, capture, status, graph.
 
 Why a script: screenshots rot. This one rebuilds them from the real app on a real collection
 (the dwarves-brain vault from ../shared/datasets when present, else gno's bundled sample notes)
@@ -127,6 +127,9 @@ def main() -> None:
                 page.goto(base + "/status")
                 page.wait_for_selector("#status-collections")
                 shoot(page, out, "status")
+                page.goto(base + "/graph")
+                page.wait_for_selector("body[data-graph-ready='1']")
+                shoot(page, out, "graph")
                 browser.close()
         finally:
             proc.terminate()

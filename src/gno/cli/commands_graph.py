@@ -33,10 +33,10 @@ def render_graph(r: GraphResult) -> None:
     for n in r.nodes[:SHOWN_NODES]:
         tags = " " + " ".join("#" + t for t in n.tags) if n.tags else ""
         click.echo(f"  {n.degree:>4}  {n.title or n.rel_path}  {shown(n.uri)}{tags}")
-        targets = out_links.get(n.uri, [])
+        targets = list(dict.fromkeys(out_links.get(n.uri, [])))  # a link and a `similar` edge: named once
         if targets:
-            more = f" (+{len(targets) - 5})" if len(targets) > 5 else ""
-            click.echo(f"        → {', '.join(targets[:5])}{more}")
+            more = f" (+{len(targets) - 3})" if len(targets) > 3 else ""
+            click.echo(f"        → {', '.join(targets[:3])}{more}")
     if len(r.nodes) > SHOWN_NODES:
         click.echo(f"  … {len(r.nodes) - SHOWN_NODES} more (--json lists every node and edge)")
     if not r.nodes:

@@ -40,6 +40,8 @@
       { selector: "node", style: { "background-color": "data(color)", label: "data(label)", width: "data(size)",
         height: "data(size)", color: fg, "font-size": 10, "text-valign": "bottom", "text-margin-y": 3,
         "text-max-width": 140, "text-wrap": "ellipsis", "min-zoomed-font-size": 7 } },
+      // hubs keep a readable label when the whole vault is in view
+      { selector: "node[degree >= 8]", style: { "font-size": 22, "font-weight": "bold", "text-max-width": 420 } },
       { selector: "edge", style: { width: 1, "line-color": line, "target-arrow-color": line, opacity: 0.55,
         "curve-style": "bezier", "target-arrow-shape": "triangle", "arrow-scale": 0.6 } },
       { selector: "edge.relation", style: { "line-color": "#b7791f", "target-arrow-color": "#b7791f", label: "data(type)",
@@ -106,7 +108,7 @@
     const size = (deg) => Math.min(46, 12 + 5 * Math.sqrt(deg));
     const elements = [
       ...data.nodes.map((n) => ({ group: "nodes", data: { id: n.uri, label: n.title || n.relPath, color: color.get(n.collection),
-        size: size(n.degree), collection: n.collection, tags: n.tags } })),
+        size: size(n.degree), degree: n.degree, collection: n.collection, tags: n.tags } })),
       ...data.edges.map((e, i) => ({ group: "edges", data: { id: "e" + i, source: e.source, target: e.target, type: e.type },
         classes: ["wiki", "markdown", "similar"].includes(e.type) ? "" : "relation" })),
     ];
