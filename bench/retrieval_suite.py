@@ -350,6 +350,28 @@ def use_rescorer(spec: str) -> None:
     Semantic.quality_embedder = quality_embedder  # type: ignore[method-assign]
 
 
+def set_hints(engine: Any, hints: list[dict[str, str]]) -> None:
+    """Configure exactly `hints` ({scope, text}) as the corpus home's context hints, through `gno context
+    add`; none without --hints. Edits the YAML itself to clear them, so that a GNO_SUITE_SRC checkout
+    that predates hints runs on the same cached home."""
+    import yaml
+
+    path = engine.settings.config_path
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if raw.pop("contexts", None) is not None:
+        path.write_text(yaml.safe_dump(raw, sort_keys=False, allow_unicode=True), encoding="utf-8")
+        engine._config = None
+    for h in hints:
+        engine.context_add(h["scope"], h["text"])
+
+
+def use_hint_weight(weight: float) -> None:
+    """Bench only: the hint prior's weight (`gno.retrieve.hint_prior.HINT_WEIGHT`) for a sweep."""
+    from gno.retrieve import hint_prior
+
+    hint_prior.HINT_WEIGHT = weight
+
+
 def embed(engine: Any, spec: str) -> dict[str, Any]:
     set_embedder(engine, spec)
     started = time.perf_counter()
@@ -699,6 +721,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--only-embedded", action="store_true", help="skip an embedder on a corpus whose vectors are not all cached yet"
     )
+    ap.add_argument("--hints", type=Path, default=None,
+                    help="configure the context hints of this YAML file (corpus -> [{scope, text}], e.g. "
+                    "bench/queries/hints.yml) in each corpus's home; without it, none")  # fmt: skip
+    ap.add_argument("--hint-weight", type=float, default=None, help="bench only: the hint prior's weight")
     ap.add_argument("--write", type=Path, default=None, help="write the markdown report here")
     ap.add_argument("--json", type=Path, default=None, help="write all figures (and per-query ranks) as JSON")
     ap.add_argument("--runs-note", default=None, help="with --write: a paragraph saying how the merged runs were made")
@@ -716,6 +742,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.from_json:
         return report(merge_runs(args.from_json), args, argv)
     memo_query_vectors()
+    hint_sets: dict[str, list[dict[str, str]]] = {}
+    if args.hints:
+        import yaml
+
+        hint_sets = yaml.safe_load(args.hints.read_text(encoding="utf-8")) or {}
+    if args.hint_weight is not None:
+        use_hint_weight(args.hint_weight)
     if args.rescorer:
         use_rescorer(args.rescorer)
     modes = [m for m in args.modes.split(",") if m]
@@ -735,6 +768,7 @@ def main(argv: list[str] | None = None) -> int:
             corpus.queries = corpus.queries[:: args.locomo_every]
         log(f"{cname}: {corpus.notes}; {len(corpus.queries)} queries")
         engine = open_home(corpus, args.cache / f"{cname}-home-{key}")
+        set_hints(engine, hint_sets.get(cname, []))
         fts = PlainFts(corpus)
         parts = {s: [q for q in corpus.queries if s == "all" or q.split == s] for s in splits}
         runs: dict[str, dict[str, dict[str, Any]]] = {"-": {}}

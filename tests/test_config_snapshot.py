@@ -44,7 +44,7 @@ def test_a_record_of_another_config_or_format_is_ignored(settings: Settings, tmp
     Path(other.config_location).write_text("version: '1.0'\n", encoding="utf-8")
     assert config_snapshot.read(other) is None
     record = Path(settings.cache_root) / "config-snapshot.txt"
-    for body in ("", "{}", record.read_text(encoding="utf-8").replace("snapshot 1", "snapshot 0")):
+    for body in ("", "{}", record.read_text(encoding="utf-8").replace("snapshot 2", "snapshot 0")):
         record.write_text(body, encoding="utf-8")
         assert config_snapshot.read(settings) is None
 

@@ -18,6 +18,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from gno.errors import ErrorCode, ValidationError, unknown_collection
 from gno.fsio import atomic_write_text
+from gno.hints import HintConfig
 from gno.settings import Settings, build_settings, parent_gno_env
 
 __all__ = [
@@ -138,6 +139,8 @@ class GnoConfig(BaseModel):
     chunking: ChunkingConfig = Field(default_factory=ChunkingConfig)
     memory_guard: bool = Field(default=False, alias="memoryGuard")
     max_file_bytes: int = Field(default=DEFAULT_MAX_FILE_BYTES, ge=1, alias="maxFileBytes")
+    #: context hints (`gno context add`): configuration attached to results, never evidence
+    contexts: list[HintConfig] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _caps(self) -> GnoConfig:
@@ -168,6 +171,8 @@ class GnoConfig(BaseModel):
             out["memoryGuard"] = True
         if self.max_file_bytes != DEFAULT_MAX_FILE_BYTES:
             out["maxFileBytes"] = self.max_file_bytes
+        if self.contexts:
+            out["contexts"] = [h.to_yaml_dict() for h in self.contexts]
         out.update(extra)
         return out
 

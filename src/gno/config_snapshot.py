@@ -3,14 +3,15 @@
 `gno search` answers in a few milliseconds, but parsing YAML and building the pydantic config
 would cost several times the whole search. So after every successful validation the engine
 records the configured collection names, keyed by the file's identity (device, inode, size and
-modification time in nanoseconds). A reader trusts the record only while the file still has that
+modification time in nanoseconds), and how many context hints it holds (a search whose hits
+would carry hints takes the validated path). A reader trusts the record only while the file still has that
 identity: an edit, an atomic replace or a deletion sends it back to the full validation, which
 reports a missing or broken config exactly as before and records the new state.
 
 The record lives in the cache folder and is derived: deleting it only costs one validation. It
 holds the last config validated with that cache folder; alternating `--config` files only
 means each command validates again. It is plain lines (a header, the config's path, its
-identity, one collection name per line), not JSON: a cold text search imports no `json` at all.
+identity, the hint count, one collection name per line), not JSON: a cold text search imports no `json` at all.
 Collection names never hold a line break; a config path that does is simply never recorded.
 
 A second record, kept the same way, holds each collection's folder and matching rules (JSON,
@@ -40,33 +41,43 @@ def identity(path: str) -> Identity | None:
 
 
 #: first line of a record; a record in any other format is ignored (and replaced on the next validation)
-HEADER = "gno config snapshot 1"
+HEADER = "gno config snapshot 2"
 
 
 def _record_path(settings: Settings) -> str:
     return os.path.join(settings.cache_root, "config-snapshot.txt")
 
 
-def _body(config: str, ident: Identity, names: list[str]) -> str:
-    return "\n".join([HEADER, config, " ".join(map(str, ident)), *names]) + "\n"
+def _body(config: str, ident: Identity, names: list[str], hints: int) -> str:
+    return "\n".join([HEADER, config, " ".join(map(str, ident)), f"contexts {hints}", *names]) + "\n"
 
 
-def read(settings: Settings) -> list[str] | None:
-    """The collection names of the validated config, or None when the record is missing or stale."""
+def read_state(settings: Settings) -> tuple[list[str], int] | None:
+    """(collection names, number of context hints) of the validated config, or None when the record
+    is missing or stale."""
     try:
         with open(_record_path(settings), encoding="utf-8", newline="") as fh:
             lines = fh.read().split("\n")
     except (OSError, ValueError):
         return None
-    if len(lines) < 4 or lines[0] != HEADER or lines[-1] != "" or lines[1] != settings.config_location:
+    if len(lines) < 5 or lines[0] != HEADER or lines[-1] != "" or lines[1] != settings.config_location:
         return None
     ident = identity(settings.config_location)
     if ident is None or lines[2] != " ".join(map(str, ident)):
         return None
-    return lines[3:-1]
+    count = lines[3].removeprefix("contexts ")
+    if not count.isdigit():
+        return None
+    return lines[4:-1], int(count)
 
 
-def record(settings: Settings, ident: Identity, names: list[str]) -> None:
+def read(settings: Settings) -> list[str] | None:
+    """The collection names of the validated config, or None when the record is missing or stale."""
+    state = read_state(settings)
+    return None if state is None else state[0]
+
+
+def record(settings: Settings, ident: Identity, names: list[str], hints: int = 0) -> None:
     """Record the names of a config that just validated; `ident` was taken before reading it.
 
     Best effort: a read-only or full cache folder only means the next command validates again.
@@ -74,7 +85,7 @@ def record(settings: Settings, ident: Identity, names: list[str]) -> None:
     config = settings.config_location
     if "\n" in config or any("\n" in n for n in names):
         return
-    _write_if_changed(_record_path(settings), _body(config, ident, names))
+    _write_if_changed(_record_path(settings), _body(config, ident, names, hints))
 
 
 def _write_if_changed(path: str, body: str) -> None:

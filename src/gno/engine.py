@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from gno.config import CollectionConfig, GnoConfig
     from gno.evidence.capsule import CapsuleRequest
     from gno.evidence.graph_models import GraphResult
+    from gno.hints import ContextAddResult, ContextCheckResult, ContextList, ContextRemoved, HintConfig
     from gno.ingest.sync import DocumentProjector, ProgressFn
     from gno.ledger import Ledger, RequestStatusResult
     from gno.memory.models import AuditResult, MemoryHistoryResult, RecallResult, RememberResult
@@ -168,7 +169,8 @@ class Engine:
             self._config_mtime = mtime
             if identity is not None:
                 colls = self._config.collections
-                config_snapshot.record(self.settings, identity, [c.name for c in colls])
+                names = [c.name for c in colls]
+                config_snapshot.record(self.settings, identity, names, len(self._config.contexts))
                 config_snapshot.record_collections(self.settings, identity, colls)
         return self._config
 
@@ -476,9 +478,13 @@ class Engine:
         full: bool = False,
     ) -> SearchPage:
         """`search` without pydantic: the same hits as plain data, for the CLI's cold start."""
+        from gno.hints import attach_page
+
         check_query(query, limit, min_score)
         f = self.doc_filter(collection, tags_any, tags_all)
-        return search_page(self.store, query, f, SearchOptions(limit=limit, min_score=min_score, full=full))
+        page = search_page(self.store, query, f, SearchOptions(limit=limit, min_score=min_score, full=full))
+        attached: SearchPage = attach_page(page, self.hints())
+        return attached
 
     def resolve(self, ref: str, *, allow_inactive: bool = False) -> docs.DocRow:
         """The document a ref names (active first); `allow_inactive` also finds deleted ones (history)."""
@@ -576,6 +582,7 @@ class Engine:
         """Vector-only search: documents ranked by their best chunk's cosine."""
         import time
 
+        from gno.hints import attach
         from gno.models import SearchMeta, SearchResult
         from gno.retrieve.grammar import parse_query
         from gno.retrieve.search import build_hits
@@ -598,7 +605,7 @@ class Engine:
         meta = SearchMeta(
             total_results=len(hits), mode="vector", elapsed_ms=round((time.perf_counter() - t0) * 1000, 3)
         )
-        return SearchResult(query=query, mode="vector", results=hits, meta=meta)
+        return attach(SearchResult(query=query, mode="vector", results=hits, meta=meta), self.hints())
 
     def query(
         self,
@@ -618,13 +625,15 @@ class Engine:
         lexical_only: bool = False,
     ) -> SearchResult:
         """Hybrid query (rung 3): BM25 + vectors → RRF → graph → re-scoring."""
+        from gno.hints import attach
+
         check_query(query, limit, min_score)
         opts = self._query_options(limit, min_score, fast, thorough, graph, candidate_limit, full)
-        opts.lexical_only = lexical_only
+        opts.lexical_only, opts.hints = lexical_only, self.hints()
         run = self.retriever().run(query, self.doc_filter(collection, tags_any, tags_all), opts)
         if explain:
             run.result.explain = self._explain(run, opts)
-        return run.result
+        return attach(run.result, opts.hints)
 
     def bench(
         self,
@@ -712,6 +721,34 @@ class Engine:
         return QueryExplain(
             depth=opts.depth, candidate_limit=cand, stages=stages, vectors=run.vectors, first_pass=run.first_pass
         )
+
+    # -- context hints (configuration attached to results, never evidence) -------------------------
+    def hints(self) -> list[HintConfig]:
+        """The configured hints: none, without validating the config, while its snapshot says so."""
+        state = config_snapshot.read_state(self.settings) if self._config is None else None
+        return [] if state is not None and not state[1] else list(self.config.contexts)
+
+    def context_add(self, scope: str, text: str, *, lock_wait: float | None = None) -> ContextAddResult:
+        from gno import hint_admin
+
+        self._config = None
+        return hint_admin.add(self.settings, self.lease(lock_wait), scope, text)
+
+    def context_list(self) -> ContextList:
+        from gno.hint_admin import listed
+
+        return listed(self.hints())
+
+    def context_rm(self, scope: str, text: str | None = None, *, lock_wait: float | None = None) -> ContextRemoved:
+        from gno import hint_admin
+
+        self._config = None
+        return hint_admin.remove(self.settings, self.lease(lock_wait), scope, text)
+
+    def context_check(self) -> ContextCheckResult:
+        from gno.hint_admin import check
+
+        return check(self.hints(), self.collection_names(), self.store if self.settings.db_path.exists() else None)
 
     # -- evidence: capsules, delta, ask ------------------------------------------------------
     def context_build(self, req: CapsuleRequest) -> Capsule:

@@ -61,6 +61,10 @@ class ErrorCode(StrEnum):
     # knowledge delta
     CURSOR_EXPIRED = "CURSOR_EXPIRED"
     EGRESS_DENIED = "EGRESS_DENIED"
+    # context hints
+    CONTEXT_SCOPE_INVALID = "CONTEXT_SCOPE_INVALID"
+    CONTEXT_TEXT_INVALID = "CONTEXT_TEXT_INVALID"
+    CONTEXT_NOT_FOUND = "CONTEXT_NOT_FOUND"
     # surfaces
     WRITE_DISABLED = "WRITE_DISABLED"
     UNAUTHORIZED = "UNAUTHORIZED"
@@ -140,6 +144,9 @@ ERROR_TABLE: dict[ErrorCode, Mapping] = {
     ErrorCode.VECTORS_STALE: Mapping(1, 409, "CONFLICT"),
     ErrorCode.CURSOR_EXPIRED: Mapping(2, 410, "RUNTIME"),
     ErrorCode.EGRESS_DENIED: Mapping(1, 403, "AUTH"),
+    ErrorCode.CONTEXT_SCOPE_INVALID: _V,
+    ErrorCode.CONTEXT_TEXT_INVALID: _V,
+    ErrorCode.CONTEXT_NOT_FOUND: _NF,
     ErrorCode.WRITE_DISABLED: Mapping(1, 403, "AUTH"),
     ErrorCode.UNAUTHORIZED: Mapping(1, 401, "AUTH"),
     ErrorCode.CSRF_VIOLATION: Mapping(1, 403, "AUTH"),
@@ -232,6 +239,12 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.EGRESS_DENIED: (
         "Evidence would travel beyond its collections' `egressPolicy` (e.g. to a remote generator)."
     ),
+    ErrorCode.CONTEXT_SCOPE_INVALID: (
+        "A context hint scope that is not `/`, `NAME:` or `gno://NAME/path` (or names no collection "
+        "on `context add`)."
+    ),
+    ErrorCode.CONTEXT_TEXT_INVALID: "A context hint text that is empty or over 2000 characters.",
+    ErrorCode.CONTEXT_NOT_FOUND: "`context rm`: no hint on that scope (with that text); `gno context list` shows them.",
     ErrorCode.WRITE_DISABLED: "A write tool on a read-only MCP server.",
     ErrorCode.UNAUTHORIZED: "Missing or wrong bearer token.",
     ErrorCode.CSRF_VIOLATION: "State-changing request from a foreign origin.",

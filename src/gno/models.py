@@ -195,6 +195,8 @@ class SearchHit(GnoModel):
     #: facts stay searchable (they are files like any other) but are marked on every surface;
     #: `recall` never returns them
     superseded_by: str | None = None
+    #: the context hints that apply to the document (global, collection, prefixes broad to specific)
+    context: list[str] | None = None
 
 
 class SearchMeta(GnoModel):
@@ -439,6 +441,7 @@ class CapsuleEvidence(GnoModel):
     facets: list[str]
     trust: str
     egress: str
+    context_ids: list[str] | None = None  # the `guidance.configuredContexts` that apply
 
 
 class Capsule(GnoModel):
@@ -554,6 +557,15 @@ class ImpactResult(GnoModel):
 
 
 # -- ask ------------------------------------------------------------------------------------
+class ContextHint(GnoModel):
+    """A configured context hint (`gno context add`): trusted configuration, never evidence."""
+
+    context_id: str
+    scope_type: str  # global | collection | prefix
+    scope_key: str  # "/" | "name:" | "gno://name/path"
+    text: str
+
+
 class AskCitation(GnoModel):
     evidence_id: str
     docid: str
@@ -592,3 +604,5 @@ class AskResult(GnoModel):
     answerer: str
     capsule_id: str | None
     verification: AskVerification | None = None
+    #: the configured context hints of the evidence: trusted configuration, never a citation
+    context: list[ContextHint] | None = None

@@ -601,3 +601,17 @@ def test_generator_respects_local_only_egress(kb: KB, monkeypatch: pytest.Monkey
     except GnoError:
         pass
     assert calls == []
+
+
+def test_the_generator_reads_the_hints_as_configuration_apart_from_the_evidence(
+    gen_kb: KB, fake_chat: FakeChat
+) -> None:
+    gen_kb.engine.context_add("/", "Runbooks of the zebra crew, newest first")
+    r = gen_kb.engine.ask(Q, verify=True)
+    assert r.answer_status == "verified", r.dump()
+    assert r.context is not None and [h.text for h in r.context] == ["Runbooks of the zebra crew, newest first"]
+    prompt = fake_chat.requests[0]["messages"][-1]["content"]
+    head = prompt.partition("<evidence")[0]
+    assert "Runbooks of the zebra crew" in head and "never cite" in head
+    assert all("zebra crew" not in t for _, t in EVIDENCE_RE.findall(prompt))
+    assert {c.evidence_id for c in r.citations} <= {i for i, _ in EVIDENCE_RE.findall(prompt)}

@@ -188,6 +188,11 @@ CASES: list[Case] = [
         read_only_mcp=True,
         skip=dict.fromkeys(("cli", "rest", "sdk_local", "sdk_remote"), MCP_ONLY_GATE),
     ),
+    # context hints
+    Case("context_add", ErrorCode.CONTEXT_SCOPE_INVALID, {"scope": "not a scope", "text": "Team notes"}),
+    Case("context_add", ErrorCode.CONTEXT_SCOPE_INVALID, {"scope": "nope:", "text": "Team notes"}, label="unknown"),
+    Case("context_add", ErrorCode.CONTEXT_TEXT_INVALID, {"scope": "notes:", "text": "   "}),
+    Case("context_rm", ErrorCode.CONTEXT_NOT_FOUND, {"scope": "gno://notes/archive"}),
     # update_doc (edit a note)
     Case(
         "update_doc",
@@ -301,6 +306,9 @@ def _cli_args(capability: str, a: dict[str, Any], tmp: Path) -> list[str]:
         if "collision_policy" in a:
             out += ["--collision-policy", a["collision_policy"]]
         return [*out, "--", a["content"]]
+    if capability in ("context_add", "context_rm"):
+        text = [a["text"]] if a.get("text") is not None else []
+        return ["context", capability.removeprefix("context_"), "--json", "--", a["scope"], *text]
     raise AssertionError(f"no CLI for {capability}")
 
 

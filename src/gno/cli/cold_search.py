@@ -55,9 +55,9 @@ def cold_search(_command: str, glob: dict[str, Any], rest: Sequence[str]) -> str
     query, collection, full = " ".join(words), opts.get("collection"), bool(opts.get("full"))
     check_query(query, limit, min_score)
     settings = build_settings(index_name=glob.get("index"), config_file=glob.get("config"))
-    names = config_snapshot.read(settings)  # what `Engine.collection_names` trusts while index.yml is unchanged
-    if names is None or (collection and collection.lower() not in names):
-        raise Unhandled("config to validate, or an unknown collection")
+    state = config_snapshot.read_state(settings)  # what `Engine.collection_names` trusts while index.yml is unchanged
+    if state is None or (collection and collection.lower() not in state[0]) or state[1]:
+        raise Unhandled("config to validate, an unknown collection, or context hints to attach")
     f = DocFilter(
         collections=[collection.lower()] if collection else [],
         tags_any=tag_list(opts.get("tags_any")),

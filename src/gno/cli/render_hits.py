@@ -41,6 +41,8 @@ if TYPE_CHECKING:
         def match(self) -> str | None: ...
         @property
         def superseded_by(self) -> str | None: ...
+        @property
+        def context(self) -> list[str] | None: ...
 
     class _Meta(Protocol):
         @property
@@ -85,6 +87,8 @@ def render_hits(r: Hits, *, files: bool, line_numbers: bool, full: bool, styled:
         lines.append(f"   {shown(h.uri)}:{h.line}")
         if h.superseded_by:
             lines.append(f"   [superseded by {shown(h.superseded_by)}]")
+        if h.context:
+            lines.append("   [context: " + " · ".join(h.context) + "]")
         body = h.body if full and h.body is not None else h.snippet
         start = (h.body_start_line or 1) if full and h.body is not None else h.snippet_range.start_line
         text = numbered(body, start) if line_numbers else body

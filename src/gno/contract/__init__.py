@@ -16,7 +16,9 @@ Names and defaults (one decision per capability, on every surface):
 - `ask` verifies by default (`verify: true`; the CLI opts out with `--no-verify`);
 - `context` and `ask` take `budget` in tokens (12000); `context` filters by `collections`;
 - identity (`caller`, `session`) is never an MCP tool argument: it comes from the connection;
-- the writes (capture, remember, update_doc) take `requestId`: a retry replays, never writes twice.
+- the writes (capture, remember, update_doc) take `requestId`: a retry replays, never writes twice;
+- context hints (`context_add`, `context_list`, `context_rm`, `context_check`) are configuration:
+  their edits are writes (the MCP write set), and they are never evidence.
 """
 
 from __future__ import annotations
@@ -275,6 +277,42 @@ CAPABILITIES: tuple[Capability, ...] = (
         "evidence",
         (E.COLLECTION_NOT_FOUND, E.NOT_FOUND),
         canonical=True,
+    ),
+    Capability(
+        "context_add",
+        "hints:ContextAddRequest",
+        "gno.hints:ContextAddResult",
+        ("POST", "/api/contexts"),
+        "context add",
+        "write",
+        (E.CONTEXT_SCOPE_INVALID, E.CONTEXT_TEXT_INVALID),
+        write=True,
+    ),
+    Capability(
+        "context_list",
+        "hints:ContextListRequest",
+        "gno.hints:ContextList",
+        ("GET", "/api/contexts"),
+        "context list",
+        "read",
+    ),
+    Capability(
+        "context_rm",
+        "hints:ContextRmRequest",
+        "gno.hints:ContextRemoved",
+        ("DELETE", "/api/contexts"),
+        "context rm",
+        "write",
+        (E.CONTEXT_SCOPE_INVALID, E.CONTEXT_NOT_FOUND),
+        write=True,
+    ),
+    Capability(
+        "context_check",
+        "hints:ContextCheckRequest",
+        "gno.hints:ContextCheckResult",
+        ("GET", "/api/contexts/check"),
+        "context check",
+        "read",
     ),
     Capability(
         "context_verify",

@@ -28,6 +28,7 @@ from gno.evidence.budget import Meter, fits, measure
 from gno.evidence.canonical import capsule_id, evidence_id, sha256_hex, token_counter
 from gno.evidence.capsule_payload import base_payload
 from gno.evidence.passages import Passage, covered, ends_with_question, facets_of, split_passages
+from gno.hints import hint_configs, matching
 from gno.index import IndexReader
 from gno.models import Capsule
 from gno.store import documents as docs
@@ -374,6 +375,10 @@ def _seal(
     payload["evidence"] = [
         _evidence(c, i, policy.get(c.doc.collection, "local_only")) for i, c in enumerate(selected, 1)
     ]
+    if hints := hint_configs(base["guidance"].get("configuredContexts", [])):
+        for item, c in zip(payload["evidence"], selected, strict=True):
+            if ids := [h.context_id for h in matching(hints, c.doc.collection, c.doc.rel_path)]:
+                item["contextIds"] = ids
     cov = sorted({f for c in selected for f in c.facets}, key=facets.index)
     unresolved = [f for f in facets if f not in cov]
     payload["coverage"] = {

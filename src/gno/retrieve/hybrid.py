@@ -9,6 +9,8 @@ Stages (what runs offline here; every default chosen on `bench/retrieval_suite.p
    carries much. The legs are weighted (`DEFAULT_TRUST`): a document found by one leg keeps what
    that leg says about it, and a weak vector leg cannot drag BM25 down. `--thorough` adds
    pseudo-relevance feedback (terms of the top 3 documents) as a third, lighter leg;
+   With context hints configured, a small prior for documents whose hints are closest to the query
+   (`hint_prior`) is added here;
 4. graph (not `--fast`): one hop of links and backlinks from the top 5 fused documents. Linked
    notes enter *below* those seeds: the graph can lift a neighbour from the tail, never over
    the documents the query itself found best;
@@ -51,6 +53,7 @@ from gno.store import vectors as vstore
 from gno.store.fts import BM25Hit, DocFilter, bm25_search, count_matches, filter_sql
 
 if TYPE_CHECKING:
+    from gno.hints import HintConfig
     from gno.retrieve.semantic import Semantic
     from gno.store.db import Store
 
@@ -100,6 +103,7 @@ class QueryOptions:
     min_score: float = 0.0
     full: bool = False
     lexical_only: bool = False
+    hints: Sequence[HintConfig] = ()  # the configured context hints (see `hint_prior`)
 
 
 @dataclass
@@ -410,6 +414,11 @@ class HybridRetriever:
             else "BM25 only"
         )
         stages.insert(2, fus)
+        if opts.hints and fused and w_vec and not (opts.depth != "fast" and self.semantic.quality_embedder()):
+            from gno.retrieve import hint_prior as hp  # a prior between scopes; not before a re-scoring
+
+            hs, fused = hp.hint_prior(self.store, fused, opts.hints, hp.vector_relevance(self.semantic, query))
+            stages.append(hs)
         if opts.depth != "fast" and opts.graph and fused:
             g = self._graph([d for d, _ in fused], f)
             fused = self._place_neighbours(fused, g.ranked)

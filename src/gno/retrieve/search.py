@@ -67,6 +67,7 @@ class Hit(NamedTuple):
     sources: list[str] | None = None
     match: str | None = None  # "all" | "partial" (search only)
     superseded_by: str | None = None  # a superseded memory fact: the uri of the fact that replaced it
+    context: list[str] | None = None  # the context hints that apply (attached by the engine)
 
 
 class PageMeta(NamedTuple):

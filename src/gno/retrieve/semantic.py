@@ -65,6 +65,7 @@ class Semantic:
         self._first: tuple[str, Embedder | None] | None = None  # (configured fingerprint, first pass)
         self._counts: tuple[tuple[int, int, int], dict[str, int]] | None = None
         self._reason_cache: tuple[tuple[str, tuple[int, int, int]], str | None] | None = None
+        self._short: dict[tuple[str, str], NDArray[np.float32]] = {}  # configured texts (context hints)
 
     # -- model -------------------------------------------------------------------------------
     @property
@@ -220,6 +221,14 @@ class Semantic:
 
     def embed_query(self, text: str) -> NDArray[np.float32]:
         return self.ranking_embedder().embed_query(text)
+
+    def text_vector(self, text: str, emb: Embedder) -> NDArray[np.float32]:
+        """A short configured text (context hints) embedded as a document by `emb`; kept per model, as
+        the few configured texts come back with every query."""
+        key = (emb.fingerprint, text)
+        if key not in self._short:
+            self._short[key] = emb.embed_documents([text])[0]
+        return self._short[key]
 
     def search_chunks(
         self, query: str | NDArray[np.float32], f: DocFilter | None, k: int

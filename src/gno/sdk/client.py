@@ -20,6 +20,7 @@ from gno.models import GnoModel
 
 if TYPE_CHECKING:
     from gno.evidence.graph_models import GraphResult
+    from gno.hints import ContextAddResult, ContextCheckResult, ContextList, ContextRemoved
     from gno.ledger import RequestStatusResult
     from gno.memory.models import MemoryHistoryResult, RecallResult, RememberResult
     from gno.models import (
@@ -171,6 +172,18 @@ class Client:
 
     def context_verify(self, capsule: Capsule | dict[str, Any]) -> ContextVerifyResult:
         return cast("ContextVerifyResult", self.call("context_verify", capsule=capsule))
+
+    def context_add(self, scope: str, text: str) -> ContextAddResult:
+        return cast("ContextAddResult", self.call("context_add", scope=scope, text=text))
+
+    def context_list(self) -> ContextList:
+        return cast("ContextList", self.call("context_list"))
+
+    def context_rm(self, scope: str, text: str | None = None) -> ContextRemoved:
+        return cast("ContextRemoved", self.call("context_rm", scope=scope, text=text))
+
+    def context_check(self) -> ContextCheckResult:
+        return cast("ContextCheckResult", self.call("context_check"))
 
     def changes(self, **options: Any) -> ChangesResult:
         return cast("ChangesResult", self.call("changes", **options))
