@@ -9,7 +9,9 @@ imported modules), and the import test holds which heavy modules a cold command 
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,12 +20,15 @@ import click
 import pytest
 from pydantic import BaseModel
 
-from gno import doc_reads, models
+from gno import change_reads, doc_reads, egress, models
 from gno.cli.cold import Spec
+from gno.cli.cold_memory import SPECS as MEMORY_SPECS
 from gno.cli.cold_read import SPECS
 from gno.cli.main import cli
 from gno.contract import capability
 from gno.engine import Engine
+from gno.memory import contract, recall, receipts
+from gno.memory import models as memory_models
 from gno.memory.remember import RememberRequest
 from gno.settings import Settings
 from test_cold_start import imported_modules
@@ -134,6 +139,15 @@ READS = [
     (["backlinks", "#" + "0" * 8, "--json"], False),
     (["links", "gno://notes/missing.md", "--json"], False),
     (["--index", "default", "links", "notes/projects/runbook.md"], True),
+    (["changes"], True),
+    (["changes", "--limit", "2", "--json"], True),
+    (["changes", "-c", "MEMORY", "--json"], True),
+    (["changes", "--since", "c2", "--limit", "3"], True),
+    (["changes", "--since", "2020-01-01T00:00:00Z", "--collection=notes"], True),
+    (["changes", "--since", "yesterday"], False),
+    (["changes", "--limit", "1001"], False),
+    (["changes", "-c", "nope"], False),
+    (["changes", "--follow", "--idle-exit", "0.1"], False),
 ]
 
 
@@ -162,7 +176,7 @@ def _click_options(command: str) -> dict[str, click.Option]:
     return {name: p for p in cmd.params if isinstance(p, click.Option) for name in p.opts}
 
 
-COLD_SPECS: dict[str, Spec] = dict(SPECS)
+COLD_SPECS: dict[str, Spec] = {**SPECS, **MEMORY_SPECS}
 
 
 @pytest.mark.parametrize("command", sorted(COLD_SPECS))
@@ -181,14 +195,19 @@ def test_each_cold_spec_agrees_with_its_click_command(command: str) -> None:
             assert opt.default == spec.defaults[dest], name
     cmd = cli.get_command(click.Context(cli), command)
     assert cmd is not None
-    arg = next(p for p in cmd.params if isinstance(p, click.Argument))
+    arg = next((p for p in cmd.params if isinstance(p, click.Argument)), None)
     fewest, most = spec.words
+    if arg is None:
+        assert spec.words == (0, 0)
+        return
     assert (fewest > 0) == arg.required
     assert (most is None) == (arg.nargs == -1)
 
 
 #: each cold command's capability (its request model states the bounds the spec must keep)
-CAPABILITIES = {"get": "get", "multi-get": "multi_get", "ls": "ls", "links": "links", "backlinks": "backlinks"}
+CAPABILITIES = {
+    **{c: c.replace("-", "_") for c in ("get", "multi-get", "ls", "links", "backlinks", "changes", "recall")},
+}
 
 
 @pytest.mark.parametrize("command", sorted(COLD_SPECS))
@@ -211,6 +230,17 @@ RECORDS: list[tuple[type[tuple[object, ...]], type[BaseModel]]] = [
     (doc_reads.Listing, models.LsResult),
     (doc_reads.LinkItem, models.LinkItem),
     (doc_reads.Links, models.LinksResult),
+    (change_reads.ChangeEvent, models.ChangeEvent),
+    (change_reads.ChangePage, models.ChangePage),
+    (change_reads.Changes, models.ChangesResult),
+    (egress.Source, models.EgressSource),
+    (egress.Lineage, models.EgressLineage),
+    (contract.Fact, memory_models.MemoryRecord),
+    (recall.RecalledFact, memory_models.MemoryFact),
+    (receipts.Issued, memory_models.Receipt),
+    (recall.Budget, memory_models.RecallBudget),
+    (recall.Retrieval, memory_models.RetrievalInfo),
+    (recall.Recalled, memory_models.RecallResult),
 ]
 
 
@@ -220,3 +250,63 @@ def test_each_plain_record_has_its_models_fields(record: type[tuple[object, ...]
     defaults = {k: f.default for k, f in model.model_fields.items() if not f.is_required()}
     # a default the model has may be missing (a NamedTuple has no required field after a default one)
     assert record._field_defaults.items() <= defaults.items()  # type: ignore[attr-defined]
+
+
+# -- recall in lexical mode ---------------------------------------------------------------------
+
+#: what differs between two recalls a moment apart: when the receipt was issued, and so its digest
+VOLATILE = re.compile(r'"(?:issuedAt|digest)": "[^"]*"|receipt [0-9a-f]{12}')
+
+RECALLS = [
+    (["recall", "deploys", "-s", "team"], True),
+    (["recall", "deploys", "-s", "team", "--json"], True),
+    (["recall", "reviewer rollbacks", "--scope=TEAM", "-s", "ops", "--max-facts", "1", "--json"], True),
+    (["recall", "deploys", "-s", "team", "--max-tokens", "3"], True),
+    (["recall", "nothing matches this", "-s", "team", "--caller", "c", "--session", "s", "--json"], True),
+    (["recall", "deploys", "-s", "team", "-c", "Memory", "--as-of", "2020-01-01"], True),
+    (["recall", "deploys"], False),  # no scope: MEMORY_SCOPES_REQUIRED
+    (["recall", "deploys", "-s", "project:"], False),
+    (["recall", "deploys", "-s", "team", "-c", "notes"], False),  # not a memory collection
+    (["recall", "deploys", "-s", "team", "--max-facts", "0", "--json"], False),
+    (["recall", "deploys", "-s", "team", "--as-of", "soon"], False),
+    (["recall", "  ", "-s", "team"], False),
+    (["recall", "-s", "team"], False),
+]
+
+
+@pytest.mark.parametrize(("args", "cold"), RECALLS, ids=[" ".join(a) for a, _ in RECALLS])
+def test_lexical_recall_prints_what_click_prints(home: dict[str, str], args: list[str], cold: bool) -> None:
+    env = {**home, "GNO_MEMORY_CALLER": "agent"}
+    mods, fast = imported_modules(*args, env=env)
+    slow = subprocess.run(
+        [sys.executable, "-c", CLICK, *args], capture_output=True, text=True, env=env, timeout=120, check=False
+    )
+    stderr = "".join(ln + "\n" for ln in fast.stderr.splitlines() if not ln.startswith("import time:"))
+    assert fast.returncode == slow.returncode and stderr == slow.stderr, (stderr, slow.stderr)
+    assert VOLATILE.sub("~", fast.stdout) == VOLATILE.sub("~", slow.stdout)
+    assert ("gno.cli.main" not in mods) == cold
+    if cold:
+        assert offenders(mods) == []
+        assert "Traceback" not in fast.stderr
+    if "--json" in args and cold:
+        body = json.loads(fast.stdout)
+        assert body["retrieval"] == {"mode": "lexical", "semanticUnavailable": "no vectors yet; run `gno embed`"}
+        assert body["receipt"]["caller"] == ("c" if "--caller" in args else "agent")
+
+
+def test_an_embedded_memory_is_recalled_by_click(home: dict[str, str], settings: Settings) -> None:
+    """With vectors (of any model) the click command recalls hybrid: the cold path steps aside."""
+    from gno.store.db import Store
+
+    store = Store(settings.db_location)
+    try:
+        with store.conn:
+            store.conn.execute(
+                "INSERT INTO content_vectors(mirror_hash, seq, fingerprint, dim, embedding) "
+                "SELECT d.mirror_hash, 0, 'other:1', 1, x'0000803f' FROM documents d WHERE d.collection = 'memory' "
+                "LIMIT 1"
+            )
+    finally:
+        store.close()
+    mods, _ = imported_modules("recall", "deploys", "-s", "team", "--json", env=home)
+    assert "gno.cli.main" in mods

@@ -59,9 +59,9 @@ def test_a_path_with_a_line_break_is_never_recorded(settings: Settings, tmp_path
 
 ROW = {
     "name": "notes", "path": "/n", "pattern": "**/*.md", "include": [], "exclude": [".git"], "memory_managed": False,
-    "file_cap": 1024,
+    "file_cap": 1024, "egress_policy": "lan", "egress_explicit": True,
 }  # fmt: skip
-COLL = SimpleNamespace(**ROW, egress_policy="local_only")  # a validated collection: more fields than recorded
+COLL = SimpleNamespace(**ROW, max_file_bytes=None)  # a validated collection: more fields than recorded
 
 
 def test_collections_round_trip_and_go_stale_with_the_file(settings: Settings) -> None:
@@ -84,8 +84,9 @@ def test_a_collections_record_missing_a_field_or_of_another_format_is_ignored(se
         good.replace('"memory_managed": false', '"memory_managed": 0'),
         good.replace('"file_cap": 1024', '"file_cap": 0'),
         good.replace('"file_cap": 1024', '"file_cap": true'),
+        good.replace('"egress_explicit": true', '"egress_explicit": "yes"'),
     ]
     assert all(o != good for o in odd)
-    for body in ("", "[]", "{}", good.replace("collections 1", "collections 0"), good[:-5], *odd):
+    for body in ("", "[]", "{}", good.replace("collections 2", "collections 1"), good[:-5], *odd):
         record.write_text(body, encoding="utf-8")
         assert config_snapshot.read_collections(settings) is None

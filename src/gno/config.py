@@ -72,6 +72,11 @@ class CollectionConfig(BaseModel):
     _config_cap: int = PrivateAttr(default=DEFAULT_MAX_FILE_BYTES)
 
     @property
+    def egress_explicit(self) -> bool:
+        """Whether `egressPolicy` was written in the config (else the default applies)."""
+        return "egress_policy" in self.model_fields_set
+
+    @property
     def file_cap(self) -> int:
         """The size cap of this collection's files: its own `maxFileBytes`, else the config's."""
         return self.max_file_bytes if self.max_file_bytes is not None else self._config_cap

@@ -14,8 +14,9 @@ means each command validates again. It is plain lines (a header, the config's pa
 identity, the hint count, one collection name per line), not JSON: a cold text search imports no `json` at all.
 Collection names never hold a line break; a config path that does is simply never recorded.
 
-A second record, kept the same way, holds each collection's folder and matching rules (JSON,
-`config-collections.json`): what a cold `gno update` needs to walk and sync without pydantic.
+A second record, kept the same way, holds each collection's folder, matching rules and egress
+policy (JSON, `config-collections.json`): what a cold `gno update` needs to walk and sync, and a
+cold read or recall to find a folder or a memory collection, without pydantic.
 """
 
 from __future__ import annotations
@@ -107,9 +108,12 @@ def _write_if_changed(path: str, body: str) -> None:
 
 
 #: the record of whole collections (what a sync reads of each), for the cold `gno update`
-COLLECTIONS_HEADER = "gno config collections 1"
+COLLECTIONS_HEADER = "gno config collections 2"
 #: the fields of a collection a walk and a sync read, as recorded (the config's own names)
-COLLECTION_FIELDS = ("name", "path", "pattern", "include", "exclude", "memory_managed", "file_cap")
+COLLECTION_FIELDS = (
+    *("name", "path", "pattern", "include", "exclude", "memory_managed", "file_cap"),
+    *("egress_policy", "egress_explicit"),
+)
 
 
 def _collections_path(settings: Settings) -> str:
@@ -149,8 +153,9 @@ def _well_formed(row: object) -> bool:
     """Exactly the recorded fields, each of the config's type (a hand-edited record is not trusted)."""
     if not isinstance(row, dict) or set(row) != set(COLLECTION_FIELDS):
         return False
-    texts = all(isinstance(row[k], str) for k in ("name", "path", "pattern"))
+    texts = all(isinstance(row[k], str) for k in ("name", "path", "pattern", "egress_policy"))
     lists = all(isinstance(row[k], list) and all(isinstance(x, str) for x in row[k]) for k in ("include", "exclude"))
     cap = row["file_cap"]
     sized = isinstance(cap, int) and not isinstance(cap, bool) and cap >= 1
-    return texts and lists and sized and isinstance(row["memory_managed"], bool)
+    flags = isinstance(row["memory_managed"], bool) and isinstance(row["egress_explicit"], bool)
+    return texts and lists and sized and flags

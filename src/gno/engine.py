@@ -352,8 +352,8 @@ class Engine:
     def collection_remove(self, name: str, *, lock_wait: float | None = None) -> CollectionRemoved:
         from pathlib import Path
 
+        from gno.clock import now_iso
         from gno.config import save_config
-        from gno.ingest.sync import now_iso
         from gno.models import CollectionRemoved
         from gno.store import documents as docs
 
@@ -846,7 +846,7 @@ class Engine:
         """Recall current facts; the vector leg joins when the memory collection is embedded."""
         from gno.memory.contract import resolve_collection
         from gno.memory.recall import recall
-        from gno.retrieve.semantic import NO_VECTORS
+        from gno.store import vectors as vstore
 
         if not semantic:
             return recall(self, req, None, "lexical only on this surface (no model is loaded per call)")
@@ -854,14 +854,11 @@ class Engine:
             coll = resolve_collection(self.config, req.collection)
         except Exception:  # noqa: BLE001 - let recall report the validation error
             return recall(self, req)
-        no_vectors = f"memory collection {coll.name!r} has no vectors yet; run `gno embed`"
         if not self.semantic.collection_embedded(coll.name):  # no model's vectors: no model (nor numpy) loaded
-            from gno.store import vectors as vstore
-
-            return recall(self, req, None, no_vectors if vstore.fingerprints(self.store) else NO_VECTORS)
+            return recall(self, req, None, vstore.no_vectors_reason(self.store, coll.name))
         reason = self.semantic.unavailable_reason()
         if reason is None and not self.semantic.collection_embedded(coll.name):  # now: the configured model's
-            reason = no_vectors
+            reason = vstore.unembedded(coll.name)
         if reason is not None:
             return recall(self, req, None, reason)
         leg = lambda q, f, k: [d for d, _, _ in self.semantic.search_docs(q, f, k)]  # noqa: E731

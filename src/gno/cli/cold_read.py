@@ -1,7 +1,7 @@
-"""get, multi-get, ls, links and backlinks from a cold process, without click or pydantic.
+"""get, multi-get, ls, links, backlinks and changes from a cold process, without click or pydantic.
 
 Each handler parses its command's `Spec`, calls the core function the engine calls
-(`gno.doc_reads`) on the index the config snapshot describes (`gno.cli.cold.ColdIndex`), and
+(`gno.doc_reads`, `gno.change_reads`) on the index the config snapshot describes (`gno.cli.cold.ColdIndex`), and
 renders through the click command's renderer (`gno.cli.render_docs`) or, with `--json`, the
 same wire shape. It returns `(stdout, stderr)` once the output is complete; anything it does
 not know exactly raises, and click answers (`gno.cli.entry`).
@@ -46,6 +46,13 @@ SPECS = {
         defaults={"limit": 10000, "offset": 0},
         words=(0, 1),
     ),
+    "changes": Spec(
+        values={"--since": "since", "-c": "collection", "--collection": "collection", "--limit": "limit"},
+        flags=JSON,
+        ints={"limit": (1, 1000)},
+        defaults={"since": None, "collection": None, "limit": 100},
+        words=(0, 0),
+    ),
     "links": Spec(values={}, flags=JSON, ints={}, defaults={}, words=(1, 1)),
     "backlinks": Spec(values={}, flags=JSON, ints={}, defaults={}, words=(1, 1)),
 }
@@ -77,6 +84,12 @@ def cold_read(command: str, glob: dict[str, Any], rest: Sequence[str]) -> Text:
             limit, offset = opts["limit"], opts["offset"]
             result = doc_reads.list_documents(index.store, index.name, scope, limit=limit, offset=offset)
             text = render_docs.ls_text(result)
+        elif command == "changes":
+            from gno.change_reads import read_changes
+
+            since, collection = opts["since"], opts["collection"]
+            result = read_changes(index.store, index.name, since=since, collection=collection, limit=opts["limit"])
+            text = render_docs.changes_text(result)
         else:
             result = doc_reads.read_links(index.store, words[0], backlinks=command == "backlinks")
             text = render_docs.links_text(result)

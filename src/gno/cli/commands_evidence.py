@@ -15,7 +15,7 @@ import click
 from gno.cli.commands_hints import HINT_COMMANDS
 from gno.cli.contract import depth_options, depth_value, invoke
 from gno.cli.main import AppContext, echo_text, emit_error, json_option
-from gno.cli.render_docs import links_text
+from gno.cli.render_docs import changes_text, links_text
 from gno.cli.render_hits import shown
 
 if TYPE_CHECKING:
@@ -171,13 +171,7 @@ def context_verify(ctx: click.Context, capsule: str, as_json: bool) -> None:
 
 
 def _render_changes(r: ChangesResult) -> None:
-    for ch in r.changes:
-        snap = ch.current or ch.previous or {}
-        click.echo(f"{ch.id:<8} {ch.observed_at}  {ch.kind:<10} {shown(snap.get('uri', ''))}")
-    if not r.changes:
-        click.echo("No changes.")
-    if r.page.next_cursor:
-        click.echo(f"(next: gno changes --since {r.page.next_cursor})")
+    echo_text(changes_text(r))
 
 
 @click.command()

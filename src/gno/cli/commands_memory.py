@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gno.cli.contract import invoke
-from gno.cli.main import json_option, lock_wait_option, no_wait_option, request_id_option, run
+from gno.cli.main import echo_text, json_option, lock_wait_option, no_wait_option, request_id_option, run
 from gno.cli.render_hits import shown
+from gno.cli.render_memory import recall_text
 
 if TYPE_CHECKING:
     from gno.config import Settings
@@ -177,17 +178,7 @@ def recall(
 
 
 def render_recall(r: RecallResult) -> None:
-    if not r.facts:
-        click.echo(r.hint or "No facts.")
-    for f in r.facts:
-        click.echo(f"- {f.text}")
-        since = f" (valid from {f.valid_from})" if f.valid_from else ""
-        click.echo(f"    {shown(f.uri)}  [{', '.join(f.scopes)}]  {f.created_at}{since}")
-    b = r.budget
-    click.echo(
-        f"({len(r.facts)} facts, {b.used_tokens}/{b.max_tokens} tokens, {b.omitted} omitted; "
-        f"{r.retrieval.mode} retrieval; receipt {r.receipt.digest[:12]})"
-    )
+    echo_text(recall_text(r))
 
 
 @click.command()

@@ -36,7 +36,8 @@ GLOBAL_FLAGS = {"--verbose": "verbose", "--no-daemon": "no_daemon"}
 COLD_HANDLERS: dict[str, tuple[str, str]] = {
     "search": ("gno.cli.cold_search", "cold_search"),
     "update": ("gno.cli.cold_update", "cold_update"),
-    **dict.fromkeys(("get", "multi-get", "ls", "links", "backlinks"), ("gno.cli.cold_read", "cold_read")),
+    **dict.fromkeys(("get", "multi-get", "ls", "links", "backlinks", "changes"), ("gno.cli.cold_read", "cold_read")),
+    "recall": ("gno.cli.cold_memory", "cold_recall"),
 }
 
 

@@ -1,8 +1,8 @@
-"""Text rendering of document reads: get, multi-get, ls, links and backlinks.
+"""Text rendering of document reads: get, multi-get, ls, links, backlinks and changes.
 
 Free of click and pydantic on purpose, like `gno.cli.render_hits`: the click commands print the
 pydantic results and a cold process (`gno.cli.cold_read`) prints the plain records of
-`gno.doc_reads` and `gno.graph_reads`, through these same functions. Each returns the whole
+`gno.doc_reads` and `gno.change_reads`, through these same functions. Each returns the whole
 output as `(stdout, stderr)`, every line ending in a newline; `styled` is whether stdout is a
 terminal (click keeps the ANSI styles only then).
 """
@@ -62,6 +62,19 @@ def links_text(r: Any) -> Text:
     out = [f"{arrow} {shown(lk.uri)}  [{lk.edge_type}]" + (f" line {lk.line}" if lk.line else "") for lk in r.links]
     if not r.links:
         out.append("No links." if r.direction == "out" else "No backlinks.")
+    return _lines(out), ""
+
+
+def changes_text(r: Any) -> Text:
+    """`gno changes`: one line per event, then the cursor of the next page."""
+    out: list[str] = []
+    for ch in r.changes:
+        snap = ch.current or ch.previous or {}
+        out.append(f"{ch.id:<8} {ch.observed_at}  {ch.kind:<10} {shown(snap.get('uri', ''))}")
+    if not r.changes:
+        out.append("No changes.")
+    if r.page.next_cursor:
+        out.append(f"(next: gno changes --since {r.page.next_cursor})")
     return _lines(out), ""
 
 

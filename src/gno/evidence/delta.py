@@ -10,15 +10,13 @@ the earliest and latest cursors.
 
 from __future__ import annotations
 
-import json
 from collections import deque
-from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from gno.change_reads import decode_cursor, event
 from gno.errors import ErrorCode, ValidationError, make_error
 from gno.models import (
     ChangeEvent,
-    ChangePage,
     ChangesResult,
     DiffResult,
     ImpactNode,
@@ -28,81 +26,20 @@ from gno.models import (
 from gno.refs import resolve_ref
 from gno.store import documents as docs
 from gno.store import graph as gstore
+from gno.wire import fields
 
 if TYPE_CHECKING:
     from gno.index import IndexReader
 
-def encode_cursor(change_id: int) -> str:
-    return f"c{change_id}"
-
-
-def decode_cursor(cursor: str) -> int:
-    if not cursor.startswith("c") or not cursor[1:].isdigit():
-        raise ValidationError(f"invalid cursor {cursor!r}: cursors look like c123 (from a previous page)")
-    return int(cursor[1:])
-
-
-def _event(row: dict[str, Any]) -> ChangeEvent:
-    return ChangeEvent(
-        id=encode_cursor(int(row["id"])),
-        kind=row["kind"],
-        collection=row["collection"],
-        observed_at=row["observed_at"],
-        previous=json.loads(row["previous_json"]) if row["previous_json"] else None,
-        current=json.loads(row["current_json"]) if row["current_json"] else None,
-        structure_delta=json.loads(row["delta_json"]) if row["delta_json"] else None,
-    )
-
-
 def changes(
     index: IndexReader, *, since: str | None = None, collection: str | None = None, limit: int = 100
 ) -> ChangesResult:
-    if not 1 <= limit <= 1000:
-        raise ValidationError("`limit` must be between 1 and 1000")
-    earliest, latest = docs.change_bounds(index.store)
-    after = 0
-    since_iso: str | None = None
-    if since:
-        if since.startswith("c") and since[1:].isdigit():
-            after = decode_cursor(since)
-            if earliest and after < earliest - 1:
-                raise make_error(
-                    ErrorCode.CURSOR_EXPIRED,
-                    "cursor expired: the journal no longer holds it",
-                    {
-                        "error": "cursor_expired",
-                        "earliestCursor": encode_cursor(earliest),
-                        "latestCursor": encode_cursor(latest),
-                    },
-                )
-        else:
-            try:
-                datetime.fromisoformat(since.replace("Z", "+00:00"))
-            except ValueError:
-                raise ValidationError(
-                    f"invalid `since` {since!r}: an ISO date/time (2026-11-30, 2026-11-30T09:00:00Z) or a cursor (c123)"
-                ) from None
-            since_iso = since
-    coll = index.config.require(collection).name if collection else None
-    rows = [
-        r
-        for r in docs.changes(index.store, after, 10**9 if (coll or since_iso) else limit + 1)
-        if (coll is None or r["collection"] == coll) and (since_iso is None or r["observed_at"] >= since_iso)
-    ]
-    page = rows[:limit]
-    events = [_event(r) for r in page]
-    nxt = encode_cursor(int(page[-1]["id"])) if page else (encode_cursor(after) if after else None)
-    return ChangesResult(
-        schema_version="1.0",
-        changes=events,
-        page=ChangePage(
-            next_cursor=nxt,
-            earliest_cursor=encode_cursor(earliest) if earliest else None,
-            latest_cursor=encode_cursor(latest) if latest else None,
-            cursor_expired=False,
-            truncated=len(rows) > limit,
-        ),
+    from gno.change_reads import read_changes
+
+    page = read_changes(
+        index.store, lambda c: index.config.require(c).name, since=since, collection=collection, limit=limit
     )
+    return ChangesResult.model_validate(fields(page))
 
 
 def diff(index: IndexReader, ref: str, change_id: str | None = None) -> DiffResult:
@@ -128,7 +65,7 @@ def diff(index: IndexReader, ref: str, change_id: str | None = None) -> DiffResu
             change=None,
             content={"status": "unavailable", "reason": "no recorded change"},
         )
-    ev = _event(evs[-1])
+    ev = ChangeEvent.model_validate(fields(event(evs[-1])))
     return DiffResult(
         status="available",
         document=doc,

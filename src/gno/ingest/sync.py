@@ -24,9 +24,9 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from gno.clock import now_iso as now_iso
 from gno.ingest.convert_pool import Converted, ConvertPool
 from gno.ingest.converters import NATIVE_EXTENSIONS, Budget, Converter, extension, registry
 from gno.ingest.markdown import NotText, ParsedDoc, decode_source, normalize_ref, parse_markdown
@@ -70,10 +70,6 @@ class CollectionSync:
 def link_keys(title: str, rel_path: str) -> list[str]:
     """Keys a wiki/markdown link may use to name this document: its title and its file stem."""
     return sorted({normalize_ref(title), normalize_ref(rel_path)} - {""})
-
-
-def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _stem(rel_path: str) -> str:

@@ -6,22 +6,27 @@ scopes, decision/budget. Every failure is a `MEMORY_*` code from the one error t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
-from gno.config import CollectionConfig, GnoConfig
-from gno.errors import ErrorCode, NotFoundError, ValidationError
-from gno.memory.models import MemoryRecord
-from gno.memory.records import MEMORY_MAX_FACT_BYTES
+from gno.memory.limits import MEMORY_MAX_FACT_BYTES
+from gno.records import NamedTuple
 from gno.store import documents as docs
 from gno.store import memory as mstore
-from gno.store.db import Store
+
+TYPE_CHECKING = False  # not typing's: a cold recall validates and materialises facts without typing or pydantic
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    from gno.config import CollectionConfig, GnoConfig
+    from gno.memory.models import MemoryRecord
+    from gno.store.db import Store
 
 
 def require_identity(caller: str | None, session: str | None) -> tuple[str, str]:
     c = (caller or "").strip()
     s = (session or "").strip()
     if not c or not s:
+        from gno.errors import ErrorCode, ValidationError
+
         raise ValidationError(
             "memory calls carry a caller and a session (CLI: --caller/--session or $GNO_MEMORY_CALLER/"
             "$GNO_MEMORY_SESSION; REST/SDK: the caller and session fields)",
@@ -31,6 +36,8 @@ def require_identity(caller: str | None, session: str | None) -> tuple[str, str]
 
 
 def require_text(text: Any) -> str:
+    from gno.errors import ErrorCode, ValidationError
+
     if not isinstance(text, str) or not text.strip() or "\x00" in text:
         raise ValidationError(
             "a fact needs non-empty text (and no NUL characters)", code=ErrorCode.MEMORY_TEXT_REQUIRED
@@ -48,6 +55,8 @@ def require_text(text: Any) -> str:
 
 def resolve_collection(cfg: GnoConfig, name: str | None) -> CollectionConfig:
     """The named managed collection, or the only managed one when none is named."""
+    from gno.errors import ErrorCode, NotFoundError, ValidationError
+
     managed = [c for c in cfg.collections if c.memory_managed]
     if not name or not name.strip():
         if len(managed) == 1:
@@ -82,25 +91,44 @@ def resolve_collection(cfg: GnoConfig, name: str | None) -> CollectionConfig:
 
 def positive_int(v: Any, name: str) -> int:
     if isinstance(v, bool) or not isinstance(v, int) or v < 1 or v > 2**53 - 1:
+        from gno.errors import ErrorCode, ValidationError
+
         raise ValidationError(
             f"{name} must be a positive integer", code=ErrorCode.MEMORY_BUDGET_INVALID, details={name: v}
         )
     return v
 
 
-def materialize(store: Store, doc_ids: Sequence[int]) -> dict[int, MemoryRecord]:
+class Fact(NamedTuple):
+    """`gno.memory.models.MemoryRecord` as plain data."""
+
+    uri: str
+    docid: str
+    record_id: str
+    text: str
+    scopes: list[str]
+    caller: str
+    session: str
+    created_at: str
+    content_hash: str
+    supersedes: list[str]
+    source: str | None = None
+    valid_from: str | None = None
+
+
+def facts_of(store: Store, doc_ids: Sequence[int]) -> dict[int, Fact]:
     """Valid fact records for doc ids (invalid or non-fact documents are skipped)."""
     rows = docs.docs_by_ids(store, list(doc_ids))
     recs = mstore.records_for(store, list(doc_ids))
     contents = docs.contents_of(store, (r.mirror_hash for r in rows.values()))
-    out: dict[int, MemoryRecord] = {}
+    out: dict[int, Fact] = {}
     for i in doc_ids:
         row, rec = rows.get(i), recs.get(i)
         if row is None or rec is None or not rec["valid"] or not row.active:
             continue
         m = rec["meta"]
         body = "\n".join(contents.get(row.mirror_hash, "").split("\n")[row.body_start_line - 1 :]).strip()
-        out[i] = MemoryRecord(
+        out[i] = Fact(
             uri=row.uri,
             docid=row.docid,
             record_id=m["recordId"],
@@ -115,3 +143,11 @@ def materialize(store: Store, doc_ids: Sequence[int]) -> dict[int, MemoryRecord]
             valid_from=m.get("validFrom"),
         )
     return out
+
+
+def materialize(store: Store, doc_ids: Sequence[int]) -> dict[int, MemoryRecord]:
+    """`facts_of` as the models remember and a fact's history hand out."""
+    from gno.memory.models import MemoryRecord
+    from gno.wire import fields
+
+    return {i: MemoryRecord.model_validate(fields(f)) for i, f in facts_of(store, doc_ids).items()}

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any
 
-from gno.errors import ValidationError
+TYPE_CHECKING = False  # not typing's: a cold `gno recall --as-of` imports neither typing nor the error table
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def format_instant(t: datetime) -> str:
@@ -38,6 +39,8 @@ def require_instant(value: Any, field: str, *, end_of_day: bool = False) -> str:
     """`parse_instant`, or VALIDATION naming the field and the accepted spellings."""
     t = parse_instant(value, end_of_day=end_of_day)
     if t is None:
+        from gno.errors import ValidationError
+
         raise ValidationError(
             f"{field} must be an ISO date or date-time (2026-03-02, 2026-03-02T14:30:00Z); got {str(value)[:60]!r}",
             details={"field": field},

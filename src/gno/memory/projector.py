@@ -11,7 +11,8 @@ from typing import Any
 
 from gno.ingest.markdown import ParsedDoc
 from gno.ingest.walker import CollectionSpec
-from gno.memory.records import MEMORY_FRONTMATTER_KEY, check_record
+from gno.memory.limits import MEMORY_FRONTMATTER_KEY
+from gno.memory.records import check_record
 from gno.refs import parse_uri
 from gno.store import memory as mstore
 

@@ -14,17 +14,8 @@ result carries the same fixed hint on every surface, naming the write path.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
-
-from gno.egress import lineage
-from gno.errors import ErrorCode, GnoError, RuntimeFailure, ValidationError
-from gno.memory.contract import materialize, positive_int, require_identity, resolve_collection
-from gno.memory.instants import require_instant
-from gno.memory.models import MemoryFact, RecallBudget, RecallResult, RetrievalInfo
-from gno.memory.receipts import make_receipt
-from gno.memory.records import (
+from gno.memory.contract import facts_of, positive_int, require_identity
+from gno.memory.limits import (
     MEMORY_EMPTY_RECALL_HINT,
     MEMORY_HYBRID_RRF_K,
     MEMORY_RECALL_MAX_FACTS,
@@ -34,19 +25,33 @@ from gno.memory.records import (
     MEMORY_TOKEN_BYTES_ESTIMATE,
     validate_scopes,
 )
+from gno.memory.receipts import Issued, make_receipt
+from gno.records import NamedTuple
 from gno.retrieve.fusion import rrf_scores
 from gno.retrieve.grammar import compile_fts, content_query, parse_query
 from gno.store.fts import REBUILD_HINT, DocFilter, FtsQueryError, bm25_search
 
+TYPE_CHECKING = False  # not typing's: a cold `gno recall` imports neither typing nor pydantic
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Any, Protocol
+
+    from gno.egress import Lineage
     from gno.index import IndexReader
+    from gno.memory.models import RecallResult
+    from gno.store.db import Store
 
-#: (query, filter, limit) → doc ids ranked by vector similarity (the semantic leg)
-VectorLeg = Callable[[str, DocFilter, int], list[int]]
+    #: (query, filter, limit) → doc ids ranked by vector similarity (the semantic leg)
+    VectorLeg = Callable[[str, DocFilter, int], list[int]]
+    #: the memory collection a request names (or the only one) → (its name, (name, egress policy, explicit))
+    Resolve = Callable[[str | None], tuple[str, tuple[str, str, bool]]]
+
+    class HasStore(Protocol):
+        @property
+        def store(self) -> Store: ...
 
 
-@dataclass
-class RecallRequest:
+class RecallRequest(NamedTuple):
     query: Any
     scopes: Any
     caller: str | None
@@ -55,6 +60,49 @@ class RecallRequest:
     max_facts: Any = MEMORY_RECALL_MAX_FACTS
     max_tokens: Any = MEMORY_RECALL_MAX_TOKENS
     as_of: Any = None
+
+
+class RecalledFact(NamedTuple):
+    """`gno.memory.models.MemoryFact` as plain data: a fact record, its span hash, score and lineage."""
+
+    uri: str
+    docid: str
+    record_id: str
+    text: str
+    scopes: list[str]
+    caller: str
+    session: str
+    created_at: str
+    content_hash: str
+    supersedes: list[str]
+    source: str | None
+    valid_from: str | None
+    span_hash: str
+    score: float
+    egress_lineage: Lineage
+
+
+class Budget(NamedTuple):
+    max_facts: int
+    max_tokens: int
+    used_tokens: int
+    omitted: int
+
+
+class Retrieval(NamedTuple):
+    mode: str  # lexical | hybrid
+    semantic_unavailable: str | None = None
+
+
+class Recalled(NamedTuple):
+    """`gno.memory.models.RecallResult` as plain data."""
+
+    facts: list[RecalledFact]
+    receipt: Issued
+    budget: Budget
+    retrieval: Retrieval
+    egress_lineage: Lineage | None = None
+    hint: str | None = None
 
 
 def estimate_tokens(text: str) -> int:
@@ -72,18 +120,47 @@ def recall(
     vector_leg: VectorLeg | None = None,
     semantic_unavailable: str | None = "no embedding model available",
 ) -> RecallResult:
+    """`recall_facts` on the validated config, as the model every surface dumps."""
+    from gno.memory.contract import resolve_collection
+    from gno.memory.models import RecallResult
+    from gno.wire import fields
+
+    def resolve(name: str | None) -> tuple[str, tuple[str, str, bool]]:
+        c = resolve_collection(index.config, name)
+        return c.name, (c.name, c.egress_policy, c.egress_explicit)
+
+    return RecallResult.model_validate(fields(recall_facts(index, resolve, req, vector_leg, semantic_unavailable)))
+
+
+def recall_facts(
+    index: HasStore,
+    resolve: Resolve,
+    req: RecallRequest,
+    vector_leg: VectorLeg | None = None,
+    semantic_unavailable: str | None = "no embedding model available",
+) -> Recalled:
+    """Current facts in the request's scopes, ranked, under its budget, with a receipt (plain data).
+
+    Validates in the contract's order: identity, query, collection (`resolve`), scopes, budget.
+    """
+    from gno.egress import lineage_of
+
     caller, session = require_identity(req.caller, req.session)
     if not isinstance(req.query, str) or not req.query.strip():
+        from gno.errors import ErrorCode, ValidationError
+
         raise ValidationError("recall needs a query", code=ErrorCode.MEMORY_QUERY_REQUIRED)
-    coll = resolve_collection(index.config, req.collection)
+    coll_name, source = resolve(req.collection)
     scopes = validate_scopes(req.scopes)
     max_facts = positive_int(req.max_facts, "maxFacts")
     max_tokens = positive_int(req.max_tokens, "maxTokens")
     if req.as_of is None:
-        f = DocFilter(collections=[coll.name], memory_scopes=scopes, current_facts_only=True)
+        f = DocFilter(collections=[coll_name], memory_scopes=scopes, current_facts_only=True)
     else:  # the facts current then (gno.memory.timeline), not now
+        from gno.memory.instants import require_instant
+
         as_of = require_instant(req.as_of, "asOf", end_of_day=True)
-        f = DocFilter(collections=[coll.name], memory_scopes=scopes, as_of=as_of)
+        f = DocFilter(collections=[coll_name], memory_scopes=scopes, as_of=as_of)
     store = index.store
     try:
         bm25_ids: list[int] = []
@@ -98,12 +175,18 @@ def recall(
                 have = set(bm25_ids)
                 more = bm25_search(store, compile_fts(pq, any_term=True), f, limit)
                 bm25_ids += [h.doc_id for h in more if h.doc_id not in have][: limit - len(bm25_ids)]
-        except ValidationError:
+        except Exception as exc:
+            from gno.errors import ValidationError
+
+            if not isinstance(exc, ValidationError):
+                raise
             bm25_ids = []  # nothing searchable lexically: the vector leg may still answer
         legs: list[list[int]] = [bm25_ids]
-        mode: Literal["lexical", "hybrid"] = "lexical"
+        mode = "lexical"
         reason = semantic_unavailable
         if vector_leg is not None:
+            from gno.errors import GnoError
+
             try:
                 legs.append(vector_leg(req.query, f, MEMORY_RECALL_RETRIEVAL_LIMIT))
                 mode, reason = "hybrid", None
@@ -112,15 +195,17 @@ def recall(
             except Exception as exc:  # noqa: BLE001 - degrade to lexical and say why
                 reason = f"vector leg failed: {exc}"
     except FtsQueryError as exc:
+        from gno.errors import ErrorCode, RuntimeFailure
+
         raise RuntimeFailure(f"recall query failed: {exc}; {REBUILD_HINT}", code=ErrorCode.MEMORY_QUERY_FAILED) from exc
     fused = rrf([[str(i) for i in leg] for leg in legs], MEMORY_HYBRID_RRF_K if len(legs) > 1 else MEMORY_RRF_K)
     ids = [int(k) for k, _ in fused]
-    recs = materialize(store, ids)
+    recs = facts_of(store, ids)
     ranked = [(recs[int(k)], s) for k, s in fused if int(k) in recs]
     # the RRF keys above are doc ids; order ties by URI as the reference does
     ranked.sort(key=lambda rs: (-rs[1], rs[0].uri))
-    lin = lineage([coll])
-    facts: list[MemoryFact] = []
+    lin = lineage_of([source])
+    facts: list[RecalledFact] = []
     used = 0
     for rec, score in ranked:
         if len(facts) >= max_facts:
@@ -129,19 +214,15 @@ def recall(
         if used + t > max_tokens:
             continue
         used += t
-        facts.append(
-            MemoryFact(**rec.model_dump(), span_hash=rec.content_hash, score=round(score, 6), egress_lineage=lin)
-        )
-    from gno.ingest.sync import now_iso
+        facts.append(RecalledFact(*rec, span_hash=rec.content_hash, score=round(score, 6), egress_lineage=lin))
+    from gno.clock import now_iso
 
     receipt = make_receipt(caller, session, now_iso(), [x.docid for x in facts], [x.content_hash for x in facts])
-    return RecallResult(
+    return Recalled(
         facts=facts,
         receipt=receipt,
-        budget=RecallBudget(
-            max_facts=max_facts, max_tokens=max_tokens, used_tokens=used, omitted=len(ranked) - len(facts)
-        ),
-        retrieval=RetrievalInfo(mode=mode, semantic_unavailable=reason if mode == "lexical" else None),
+        budget=Budget(max_facts=max_facts, max_tokens=max_tokens, used_tokens=used, omitted=len(ranked) - len(facts)),
+        retrieval=Retrieval(mode=mode, semantic_unavailable=reason if mode == "lexical" else None),
         egress_lineage=lin if facts else None,
         hint=None if facts else MEMORY_EMPTY_RECALL_HINT,
     )

@@ -12,11 +12,26 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
-from typing import Any
 
-from gno.errors import ErrorCode, ValidationError, not_a
-from gno.memory.models import Receipt
+from gno.records import NamedTuple
+
+TYPE_CHECKING = False  # not typing's: a cold recall issues receipts without typing, pydantic or the error table
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    from gno.memory.models import Receipt
+
+
+class Issued(NamedTuple):
+    """`gno.memory.models.Receipt` as plain data: what a recall issues."""
+
+    caller: str
+    session: str
+    issued_at: str
+    memory_ids: list[str]
+    span_hashes: list[str]
+    digest: str
 
 
 def receipt_digest(
@@ -35,9 +50,9 @@ def receipt_digest(
 
 def make_receipt(
     caller: str, session: str, issued_at: str, memory_ids: Sequence[str], content_hashes: Sequence[str]
-) -> Receipt:
+) -> Issued:
     spans = sorted(set(content_hashes))
-    return Receipt(
+    return Issued(
         caller=caller,
         session=session,
         issued_at=issued_at,
@@ -49,6 +64,9 @@ def make_receipt(
 
 def parse_receipt(obj: Any) -> Receipt:
     """A receipt object, or a whole saved recall output that carries one."""
+    from gno.errors import ValidationError, not_a
+    from gno.memory.models import Receipt
+
     if isinstance(obj, Receipt):
         return obj
     if isinstance(obj, dict) and "receipt" in obj and isinstance(obj["receipt"], dict):
@@ -70,6 +88,8 @@ def parse_receipt(obj: Any) -> Receipt:
 
 
 def check_fence(chash: str, receipt: Receipt | None, derived_from: Sequence[str]) -> None:
+    from gno.errors import ErrorCode, ValidationError
+
     if receipt is not None and chash in receipt.span_hashes:
         raise ValidationError(
             "this text is a span recall returned (it is on the presented receipt): recalled facts are "

@@ -18,36 +18,31 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from gno.errors import ErrorCode, ValidationError
+from gno.errors import ValidationError
 from gno.memory.instants import parse_instant, start_of
-
-MEMORY_CANDIDATE_POOL = 16
-MEMORY_SEMANTIC_LIKELY_THRESHOLD = 0.83
-MEMORY_LEXICAL_LIKELY_THRESHOLD = 0.5
-MEMORY_RECALL_MAX_FACTS = 8
-MEMORY_RECALL_MAX_TOKENS = 512
-MEMORY_RECALL_RETRIEVAL_LIMIT = 32
-MEMORY_RRF_K = 60
-#: RRF constant when the vector leg joins (measured on LoCoMo dialog R@10, bench/locomo_hybrid.py:
-#: k = 60 flattens the top ranks of a 32-deep leg and gave 0.599; k = 10 gave 0.624)
-MEMORY_HYBRID_RRF_K = 10
-MEMORY_TOKEN_BYTES_ESTIMATE = 4
-MEMORY_MAX_SCOPES = 8
-MEMORY_MAX_SCOPE_CHARS = 64
-MEMORY_MAX_FACT_BYTES = 4096
-MEMORY_SUPERSEDES_EDGE = "supersedes"
-MEMORY_FRONTMATTER_KEY = "memory"
-MEMORY_RECORD_ID_PREFIX = "mem-"
-#: one line, returned verbatim by every surface: it names the write path and, for a user who has
-#: no memory collection yet, the command that makes one
-MEMORY_EMPTY_RECALL_HINT = (
-    'No memories exist in this scope yet; store one with `gno remember "<fact>" --scope <scope> --decision add` '
-    "(memory lives in a collection added with `gno collection add <dir> --memory`)."
+from gno.memory.limits import (  # noqa: F401 - the contract's limits and scope rule, re-exported
+    MEMORY_CANDIDATE_POOL,
+    MEMORY_EMPTY_RECALL_HINT,
+    MEMORY_FRONTMATTER_KEY,
+    MEMORY_HYBRID_RRF_K,
+    MEMORY_LEXICAL_LIKELY_THRESHOLD,
+    MEMORY_MAX_FACT_BYTES,
+    MEMORY_MAX_SCOPE_CHARS,
+    MEMORY_MAX_SCOPES,
+    MEMORY_RECALL_MAX_FACTS,
+    MEMORY_RECALL_MAX_TOKENS,
+    MEMORY_RECALL_RETRIEVAL_LIMIT,
+    MEMORY_RECORD_ID_PREFIX,
+    MEMORY_RRF_K,
+    MEMORY_SEMANTIC_LIKELY_THRESHOLD,
+    MEMORY_SUPERSEDES_EDGE,
+    MEMORY_TOKEN_BYTES_ESTIMATE,
+    normalize_scope,
+    validate_scopes,
 )
 
 RECORD_ID_RE = re.compile(r"^mem-[0-9a-f]{16}$")
 HASH_RE = re.compile(r"^[0-9a-f]{64}$")
-_SCOPE_EXTRA = frozenset("._:/@-")
 _WS_RE = re.compile(r"\s+")
 
 
@@ -78,56 +73,6 @@ def jaccard(a: set[str], b: set[str]) -> float:
     if not a and not b:
         return 1.0
     return len(a & b) / len(a | b)
-
-
-def _scope_ok(s: str) -> bool:
-    if not s or len(s) > MEMORY_MAX_SCOPE_CHARS:
-        return False
-    if unicodedata.category(s[0])[0] not in "LN":
-        return False
-    if s.endswith(":") or "::" in s:
-        return False  # `project:` names a kind of scope with no value: every project would share it
-    return all(unicodedata.category(c)[0] in "LN" or c in _SCOPE_EXTRA for c in s)
-
-
-def normalize_scope(raw: str) -> str:
-    return unicodedata.normalize("NFC", raw).strip().lower()
-
-
-def validate_scopes(raw: Any) -> list[str]:
-    """1–8 scopes, each NFC → trim → lowercase, deduplicated in order, well-formed."""
-    if raw is None or (isinstance(raw, str) and not raw.strip()):
-        raise ValidationError(
-            "memory calls need explicit scopes (there is no global scope): name at least one scope (`scopes`)",
-            code=ErrorCode.MEMORY_SCOPES_REQUIRED,
-        )
-    items = [raw] if isinstance(raw, str) else raw
-    if not isinstance(items, list | tuple) or not all(isinstance(x, str) for x in items):
-        raise ValidationError("scopes must be a list of strings", code=ErrorCode.MEMORY_SCOPES_INVALID)
-    out: list[str] = []
-    for s in (normalize_scope(x) for x in items):
-        if s and s not in out:
-            out.append(s)
-    if not out:
-        raise ValidationError(
-            "memory calls need explicit scopes (there is no global scope): name at least one scope (`scopes`)",
-            code=ErrorCode.MEMORY_SCOPES_REQUIRED,
-        )
-    if len(out) > MEMORY_MAX_SCOPES:
-        raise ValidationError(
-            f"at most {MEMORY_MAX_SCOPES} scopes per call (got {len(out)})",
-            code=ErrorCode.MEMORY_SCOPES_INVALID,
-            details={"scopes": out},
-        )
-    bad = [s for s in out if not _scope_ok(s)]
-    if bad:
-        raise ValidationError(
-            f"invalid scope {bad[0]!r}: letters and digits, then . _ : / @ -, a value after each ':' "
-            f"(project:gno, not project:), at most {MEMORY_MAX_SCOPE_CHARS} characters",
-            code=ErrorCode.MEMORY_SCOPES_INVALID,
-            details={"invalid": bad},
-        )
-    return out
 
 
 def record_id_for(chash: str, created_at: str, caller: str, session: str) -> str:

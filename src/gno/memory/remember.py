@@ -24,13 +24,16 @@ from gno.index import sync_written
 from gno.ledger import RequestPointer, file_state, maybe_lease
 from gno.memory.contract import materialize, require_identity, require_text, resolve_collection
 from gno.memory.instants import require_instant
+from gno.memory.limits import (
+    MEMORY_CANDIDATE_POOL,
+    MEMORY_LEXICAL_LIKELY_THRESHOLD,
+    MEMORY_SEMANTIC_LIKELY_THRESHOLD,
+    validate_scopes,
+)
 from gno.memory.models import Candidate, Matching, RememberResult, SyncStatus
 from gno.memory.receipts import check_fence, parse_receipt
 from gno.memory.records import (
     HASH_RE,
-    MEMORY_CANDIDATE_POOL,
-    MEMORY_LEXICAL_LIKELY_THRESHOLD,
-    MEMORY_SEMANTIC_LIKELY_THRESHOLD,
     content_hash,
     fact_rel_path,
     jaccard,
@@ -38,7 +41,6 @@ from gno.memory.records import (
     record_id_for,
     serialize_fact,
     token_set,
-    validate_scopes,
 )
 from gno.refs import parse_uri
 from gno.retrieve.grammar import compile_fts, parse_query
@@ -74,7 +76,7 @@ class RememberRequest:
 
 
 def _now() -> str:
-    from gno.ingest.sync import now_iso
+    from gno.clock import now_iso
 
     return now_iso()
 

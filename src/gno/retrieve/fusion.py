@@ -9,12 +9,14 @@ legs above the best document found by one.
 
 from __future__ import annotations
 
-import statistics
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
-from typing import TypeVar
+from gno.records import NamedTuple
 
-K = TypeVar("K", bound=Hashable)
+TYPE_CHECKING = False  # not typing's: a cold recall fuses its one leg without typing, dataclasses or statistics
+if TYPE_CHECKING:
+    from collections.abc import Hashable, Sequence
+    from typing import TypeVar
+
+    K = TypeVar("K", bound=Hashable)
 
 #: the reference's RRF constant
 RRF_K = 60
@@ -39,8 +41,7 @@ def rrf_scores(
     return {item: s + bonus[item] for item, s in scores.items()}
 
 
-@dataclass(frozen=True)
-class LegTrust:
+class LegTrust(NamedTuple):
     """How far `gno query` trusts the vector leg of one embedder, against BM25.
 
     ``weight`` is the vector leg's share of the fused score (BM25 has the rest). A vector hit earns
@@ -85,6 +86,8 @@ def margin_scaled(ranked: Sequence[tuple[K, float]], spread: float, floor: float
     if len(pool) < MIN_POOL:
         return scaled_to_best(pool, floor)
     xs = [s for _, s in pool]
+    import statistics
+
     med, dev = statistics.median(xs), statistics.pstdev(xs)
     best = max(xs)
     if dev <= 0.0:

@@ -20,6 +20,7 @@ from gno.index import IndexReader, WriteLease
 from gno.models import EmbedResult, VectorStatus
 from gno.retrieve import first_pass
 from gno.store import vectors as vstore
+from gno.store.vectors import NO_VECTORS as NO_VECTORS
 
 if TYPE_CHECKING:
     import numpy as np
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from gno.store.fts import DocFilter
 
 EmbedProgress = Callable[[int, int], None]
-NO_VECTORS = "no vectors yet; run `gno embed`"
 
 
 def document_text(title: str, text: str) -> str:

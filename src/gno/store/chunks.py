@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from gno.records import NamedTuple
 from gno.store.db import Store
 
 #: the text of chunk ``c`` (joined with content ``t`` and its chunking ``m``)
@@ -24,8 +24,7 @@ CHUNK_SOURCES = (
 _PART = 500  # host parameters per IN list
 
 
-@dataclass(frozen=True)
-class ChunkRow:
+class ChunkRow(NamedTuple):
     seq: int
     pos: int  # character offset in the body
     length: int
@@ -34,8 +33,7 @@ class ChunkRow:
     tokens: int
 
 
-@dataclass(frozen=True)
-class ChunkedContent:
+class ChunkedContent(NamedTuple):
     """New chunks of one content and the seqs whose vectors no longer match them."""
 
     mirror_hash: str

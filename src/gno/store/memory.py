@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
-import sqlite3
-from collections.abc import Sequence
-from typing import Any
 
-from gno.store.db import Store
+TYPE_CHECKING = False  # not typing's: a cold recall reads fact records without typing
+if TYPE_CHECKING:
+    import sqlite3
+    from collections.abc import Sequence
+    from typing import Any
+
+    from gno.store.db import Store
 
 
 def put_record(

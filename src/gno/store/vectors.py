@@ -9,24 +9,25 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from gno.records import NamedTuple
 from gno.store.chunks import CHUNK_SOURCES, CHUNK_TEXT
 from gno.store.chunks import chunk_lines as chunk_lines
 from gno.store.chunks import chunk_rows as chunk_rows
 from gno.store.db import Store
 
+TYPE_CHECKING = False  # not typing's: a cold recall checks for vectors without typing or dataclasses
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
 
 WRITES_META = "vector_writes"
+#: why a lexical-only answer has no vector leg when nothing at all is embedded
+NO_VECTORS = "no vectors yet; run `gno embed`"
 
 
-@dataclass(frozen=True)
-class PendingChunk:
+class PendingChunk(NamedTuple):
     mirror_hash: str
     seq: int
     text: str
@@ -52,6 +53,17 @@ def count_embedded(store: Store, fingerprint: str) -> int:
             (fingerprint,),
         ).fetchone()[0]
     )
+
+
+def unembedded(collection: str) -> str:
+    return f"memory collection {collection!r} has no vectors yet; run `gno embed`"
+
+
+def no_vectors_reason(store: Store, collection: str) -> str:
+    """Why a collection without vectors is searched lexically: nothing is embedded, or not it yet."""
+    if store.conn.execute("SELECT 1 FROM content_vectors LIMIT 1").fetchone() is None:
+        return NO_VECTORS
+    return unembedded(collection)
 
 
 def fingerprints(store: Store) -> dict[str, int]:
