@@ -46,6 +46,7 @@ Usage::
 
     nice python bench/retrieval_suite.py --cache /work/cache/retrieval [--corpora dwarves,nfcorpus,locomo,tldr]
         [--embedders minilm,wordllama] [--split report|tune|all] [--ask] [--write docs/benchmarks.md] [--json]
+        [--hints bench/queries/hints.yml]   # configure these context hints in each corpus's home
 """
 
 from __future__ import annotations
