@@ -1,15 +1,8 @@
 """Resolve an embedder spec (``models.embed``) to an :class:`~gno.embed.base.Embedder`.
 
-Specs (case-insensitive; model ids are accepted too, so a stored ``model_id`` resolves back):
-
-* ``None`` / ``"default"``: MiniLM, else wordllama (the fallback is logged);
-* ``"minilm"`` / ``"minilm-l6-v2-int8"``: :class:`~gno.embed.minilm.MiniLMEmbedder`;
-* ``"mpnet"`` / ``"all-mpnet-base-v2"``: :class:`~gno.embed.mpnet.MpnetEmbedder` (extra ``[mpnet]``);
-* ``"wordllama"`` / ``"wordllama-l2-256"`` / ``"wordllama:64"`` (64, 128, 256):
-  :class:`~gno.embed.static.WordLlamaEmbedder`;
-* ``"fake"`` / ``"fake:<dim>"`` / ``"fake-<dim>"``: :class:`~gno.embed.fake.FakeEmbedder`;
-* ``"http(s)://host:port/v1#model"`` (also ``openai:<that>``, i.e. a remote ``model_id``):
-  :class:`~gno.embed.remote.RemoteEmbedder`; the API key, if any, comes from ``GNO_EMBED_API_KEY``.
+Specs (case-insensitive): ``None`` / ``"default"`` is MiniLM, else wordllama (the fallback is
+logged); every other spec goes to the first embedder plugin that claims it (``gno.embed.plugins``;
+gno's own, listed in ``gno.embed.builtin``, come first).
 
 Nothing ever downloads.  Whatever cannot load raises :class:`EmbedderUnavailable` with a reason
 (unknown specs included), and callers switch to lexical mode and show that reason.  Local models
@@ -26,14 +19,11 @@ cannot load (the fingerprint changes, so stored vectors show as stale). Figures:
 
 from __future__ import annotations
 
-import os
-import re
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from .base import Embedder, EmbedderUnavailable
+from .plugins import EmbedderOptions, plugins
 
 __all__ = ["load_embedder", "available_embedders", "keep_warm", "DEFAULT_ORDER", "SPEC_HELP"]
 
@@ -42,12 +32,9 @@ _WARM: dict[str, Embedder] = {}
 
 #: What ``None``/``"default"`` tries, in order.
 DEFAULT_ORDER: tuple[str, ...] = ("minilm", "wordllama")
-SPEC_HELP = "default, minilm, mpnet, wordllama[:64|128|256], fake[:dim], or http(s)://host:port/v1#model"
-
-_MINILM_NAMES = {"minilm", "minilm-l6-v2", "minilm-l6-v2-int8", "all-minilm-l6-v2"}
-_MPNET_NAMES = {"mpnet", "mpnet-base-v2", "all-mpnet-base-v2"}
-_WORDLLAMA_RE = re.compile(r"^(?:wordllama|static)(?:[:-](?:l2-)?(\d+))?$")
-_FAKE_RE = re.compile(r"^fake(?:[:-](\d+))?$")
+SPEC_HELP = (
+    "default, minilm, mpnet, wordllama[:64|128|256], fake[:dim], http(s)://host:port/v1#model, or a plugin's spec"
+)
 
 
 def load_embedder(
@@ -70,59 +57,11 @@ def load_embedder(
         return _WARM[name]
     if name in ("", "default", "auto"):
         return _load_default(threads=threads, batch_size=batch_size, warm=warm)
-    if name in _MINILM_NAMES:
-        with _backend_imports("minilm"):
-            from .minilm import MiniLMEmbedder
-
-        minilm = MiniLMEmbedder(threads=threads, batch_size=batch_size or 32)
-        return minilm.load() if warm else minilm
-    if name in _MPNET_NAMES:
-        with _backend_imports("mpnet"):
-            from .mpnet import MpnetEmbedder
-
-        mpnet = MpnetEmbedder(threads=threads, batch_size=batch_size or 8)
-        return mpnet.load() if warm else mpnet
-    match = _WORDLLAMA_RE.match(name)
-    if match:
-        with _backend_imports("wordllama"):
-            from .static import WordLlamaEmbedder
-
-        try:
-            static = WordLlamaEmbedder(dim=int(match.group(1) or 256))
-        except ValueError as exc:
-            raise EmbedderUnavailable(str(exc), embedder="wordllama") from exc
-        return static.load() if warm else static
-    match = _FAKE_RE.match(name)
-    if match:
-        with _backend_imports("fake"):
-            from .fake import FakeEmbedder
-
-        try:
-            return FakeEmbedder(dim=int(match.group(1) or 64))
-        except ValueError as exc:
-            raise EmbedderUnavailable(str(exc), embedder="fake") from exc
-    if name.startswith("openai:"):
-        raw = raw[len("openai:") :]
-        name = raw.lower()
-    if name.startswith(("http://", "https://")):
-        with _backend_imports("remote"):
-            from .remote import RemoteEmbedder
-
-        try:
-            remote = RemoteEmbedder(
-                raw,
-                timeout=timeout or 30.0,
-                batch_size=batch_size or 64,
-                api_key=os.environ.get("GNO_EMBED_API_KEY") or None,
-            )
-        except ValueError as exc:
-            raise EmbedderUnavailable(str(exc), embedder="remote") from exc
-        try:
-            remote.probe()
-        except EmbedderUnavailable:
-            remote.close()
-            raise
-        return remote
+    options = EmbedderOptions(threads=threads, batch_size=batch_size, timeout=timeout, warm=warm)
+    for plugin in plugins():
+        embedder = plugin.create(raw, options)
+        if embedder is not None:
+            return embedder
     raise EmbedderUnavailable(f"unknown embedder {spec!r}; expected {SPEC_HELP}", embedder=spec)
 
 
@@ -140,16 +79,6 @@ def keep_warm(spec: str | None) -> Embedder:
     embedder.embed_query("warm")
     _WARM[name] = embedder
     return embedder
-
-
-@contextmanager
-def _backend_imports(name: str) -> Iterator[None]:
-    """A backend whose dependency (numpy first of all) is not installed needs the semantic extra."""
-    try:
-        yield
-    except ImportError as exc:
-        missing = (exc.name or "a dependency").split(".")[0]
-        raise EmbedderUnavailable(f"{missing} is not installed", embedder=name, extra="semantic") from exc
 
 
 def _load_default(*, threads: int | None, batch_size: int | None, warm: bool) -> Embedder:
@@ -184,14 +113,9 @@ def available_embedders(*, deep: bool = False, remote: str | None = None) -> lis
     picks), ``role``.  ``deep=True`` also loads each local model and embeds one text (adds
     ``load_seconds``; MiniLM takes ~0.5 s).  ``remote`` (a spec) adds a probed remote entry.
     """
-    entries: list[tuple[str, str, str]] = [
-        ("minilm", "minilm", "quality: documents, queries and re-scoring (384-d)"),
-        ("mpnet", "mpnet", "optional stronger quality model, 6-10x slower than MiniLM (768-d; extra [mpnet])"),
-        ("wordllama", "wordllama", "fast static first stage for large corpora (256-d)"),
-        ("fake", "fake", "deterministic hashing embedder for tests (no semantics)"),
-    ]
+    entries = [(p.name, p.spec, p.role) for p in plugins() if p.listed]
     if remote:
-        entries.append(("remote", remote, "OpenAI-compatible /v1/embeddings server"))
+        entries.append(("remote", remote, next(p.role for p in plugins() if p.name == "remote")))
     report: list[dict[str, Any]] = []
     default_taken = False
     for name, spec, role in entries:
