@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 
     from gno.engine import Engine
     from gno.errors import (
+        AuthError,
         BusyError,
         ConflictError,
         ErrorCode,
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 __all__ = [
+    "AuthError",
     "BusyError",
     "Client",
     "ConflictError",
@@ -38,7 +40,16 @@ __all__ = [
 ]
 
 
-_ERRORS = {"BusyError", "ConflictError", "ErrorCode", "GnoError", "NotFoundError", "RuntimeFailure", "ValidationError"}
+_ERRORS = {
+    "AuthError",
+    "BusyError",
+    "ConflictError",
+    "ErrorCode",
+    "GnoError",
+    "NotFoundError",
+    "RuntimeFailure",
+    "ValidationError",
+}
 
 
 def __getattr__(name: str) -> Any:

@@ -112,7 +112,7 @@ def _check_overlap(cfg: GnoConfig, root: Path, *, memory: bool) -> list[tuple[st
             continue
         if root == other or other in root.parents or root in other.parents:
             how = "is" if root == other else "is inside" if other in root.parents else "contains"
-            raise ValidationError(
+            raise ConflictError(
                 f"folder {root} {how} the folder of collection {c.name!r} ({other}): its files would be "
                 f"indexed twice. Narrow {c.name!r} with --pattern/--exclude, or pick a folder outside it",
                 code=ErrorCode.COLLECTION_OVERLAP,
@@ -290,7 +290,7 @@ class Engine:
         cfg = load_config(self.settings, must_exist=False)
         cname = _checked_name(name) if name is not None else _slug(root.name)
         if cfg.collection(cname) is not None:
-            raise ValidationError(
+            raise ConflictError(
                 f"a collection named {cname!r} already exists; pick another --name",
                 code=ErrorCode.COLLECTION_EXISTS,
                 details={"collection": cname},

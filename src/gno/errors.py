@@ -14,7 +14,12 @@ Exit codes: 0 success (zero results included), 1 validation, 2 runtime, 3 not ru
      ├── NotFoundError          exit 1   (HTTP 404)
      ├── ConflictError          exit 1/4 (HTTP 409)
      ├── BusyError              exit 4   (write lease, supersede race)
+     ├── AuthError              exit 1   (HTTP 401/403/421: token, origin, host, write gate)
      └── RuntimeFailure         exit 2   (I/O, database, sync)
+
+The class *is* the kind: every code's table row names its kind, and an error of that code is
+raised as that kind's class (`make_error`), so `except BusyError` catches every busy code on
+every surface, the remote SDK's included.
 """
 
 from __future__ import annotations
@@ -168,11 +173,11 @@ ERROR_TABLE: dict[ErrorCode, Mapping] = {
     ErrorCode.MEMORY_PREDECESSOR_REQUIRED: _V,
     ErrorCode.MEMORY_PREDECESSOR_NOT_FOUND: _NF,
     ErrorCode.MEMORY_PREDECESSOR_HASH_MISMATCH: Mapping(1, 409, "VALIDATION"),
-    ErrorCode.MEMORY_SUPERSEDE_CONFLICT: Mapping(4, 409, "RUNTIME"),
+    ErrorCode.MEMORY_SUPERSEDE_CONFLICT: Mapping(4, 409, "BUSY"),
     ErrorCode.MEMORY_SUPERSEDE_PROJECTION_FAILED: Mapping(2, 500, "RUNTIME"),
     ErrorCode.MEMORY_FENCED_REPLAY: _V,
     ErrorCode.MEMORY_FENCED_DERIVED: _V,
-    ErrorCode.MEMORY_WRITE_LEASE_BUSY: Mapping(4, 409, "RUNTIME"),
+    ErrorCode.MEMORY_WRITE_LEASE_BUSY: Mapping(4, 409, "BUSY"),
     ErrorCode.MEMORY_SYNC_FAILED: Mapping(2, 500, "RUNTIME"),
     ErrorCode.MEMORY_QUERY_FAILED: Mapping(2, 500, "RUNTIME"),
     ErrorCode.REQUEST_ID_INVALID: _V,
@@ -341,6 +346,10 @@ class BusyError(GnoError):
     default_code = ErrorCode.LOCKED
 
 
+class AuthError(GnoError):
+    default_code = ErrorCode.UNAUTHORIZED
+
+
 class RuntimeFailure(GnoError):
     default_code = ErrorCode.RUNTIME
 
@@ -351,14 +360,12 @@ _KIND_CLASS: dict[str, type[GnoError]] = {
     "CONFLICT": ConflictError,
     "BUSY": BusyError,
     "RUNTIME": RuntimeFailure,
-    "AUTH": ValidationError,
+    "AUTH": AuthError,
 }
 
 
 def error_class_for(code: ErrorCode) -> type[GnoError]:
-    """The exception class a code is raised as (used by the SDK's remote client)."""
-    if code in (ErrorCode.MEMORY_SUPERSEDE_CONFLICT, ErrorCode.MEMORY_WRITE_LEASE_BUSY):
-        return BusyError
+    """The exception class a code is raised as: its kind's (used by the SDK's remote client)."""
     return _KIND_CLASS[ERROR_TABLE[code].kind]
 
 
@@ -395,18 +402,39 @@ def one_line(text: str) -> str:
     return " ".join(part.strip() for part in str(text).splitlines() if part.strip())
 
 
-def _validation_problem(exc: Exception) -> str | None:
-    """`field: message` of a pydantic ValidationError's first error (duck-typed: no pydantic import)."""
+def _pydantic_errors(exc: Exception) -> list[dict[str, Any]] | None:
+    """`[{loc, msg}, …]` of a pydantic ValidationError (duck-typed: no pydantic import), else None."""
     errors = getattr(exc, "errors", None)
-    if type(exc).__name__ != "ValidationError" or not callable(errors):
+    if type(exc).__name__ not in ("ValidationError", "RequestValidationError") or not callable(errors):
         return None
     try:
-        first = errors()[0]
+        raw = errors()
+        return [
+            {
+                "loc": [str(p) for p in e.get("loc", ()) if p != "body"],
+                "msg": str(e.get("msg", "invalid value")).removeprefix("Value error, "),
+            }
+            for e in raw
+        ]
     except Exception:  # noqa: BLE001 - not pydantic's shape after all
         return None
-    loc = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-    msg = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
-    return f"{loc}: {msg}" if loc else msg
+
+
+def _validation_problem(exc: Exception) -> str | None:
+    """`field: message` of a pydantic ValidationError's first error."""
+    errors = _pydantic_errors(exc)
+    if not errors:
+        return None
+    loc = ".".join(errors[0]["loc"])
+    return f"{loc}: {errors[0]['msg']}" if loc else errors[0]["msg"]
+
+
+def invalid_request(exc: Exception, code: ErrorCode = ErrorCode.VALIDATION) -> GnoError:
+    """The one translation of a request that failed its model (REST body, query string, MCP tool
+    arguments, SDK call): `invalid request: field: problem`, with the first 20 problems in details."""
+    errors = _pydantic_errors(exc) or [{"loc": [], "msg": one_line(str(exc)) or "invalid request"}]
+    where = ".".join(errors[0]["loc"]) or "body"
+    return make_error(code, f"invalid request: {where}: {errors[0]['msg']}", {"errors": errors[:20]})
 
 
 def not_a(what: str, expected: str, exc: Exception, *, details: dict[str, Any] | None = None) -> ValidationError:

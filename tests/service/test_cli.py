@@ -154,7 +154,8 @@ def test_serve_real_process(served: tuple[str, dict[str, str]]) -> None:
     r = httpx.post(f"{url}/v1/memory/search", json={"query": "served"}, headers=beta)
     assert r.json()["hits"] == []
     r = httpx.post(f"{url}/v1/memory/remember", json={"content": ""}, headers=h)
-    assert r.status_code == 400 and r.json() == {"error": "content must not be empty", "code": "INVALID_ARGUMENT"}
+    envelope = {"code": "INVALID_ARGUMENT", "message": "content must not be empty", "details": {}}
+    assert r.status_code == 400 and r.json() == {"error": envelope}
 
 
 def test_serve_with_embedded_postgres(gno_home: Path) -> None:
@@ -186,14 +187,14 @@ def test_serve_checks_host_origin_and_content_type(gno_home: Path) -> None:
         body = {"content": "a rebinding page wrote this"}
         for path, kw in (("/v1/memory/remember", {"json": body}), ("/mcp", {"json": {}}), ("/docs", {})):
             r = http.request("GET" if path == "/docs" else "POST", path, headers={**h, "Host": "evil.example"}, **kw)
-            assert r.status_code == 421 and r.json()["code"] == "HOST_NOT_ALLOWED", (path, r.text)
-            assert "--allowed-host" in r.json()["error"]
+            assert r.status_code == 421 and r.json()["error"]["code"] == "HOST_NOT_ALLOWED", (path, r.text)
+            assert "--allowed-host" in r.json()["error"]["message"]
         r = http.post("/v1/memory/remember", json=body, headers={**h, "Origin": "https://evil.example"})
-        assert r.status_code == 403 and r.json()["code"] == "CSRF_VIOLATION", r.text
+        assert r.status_code == 403 and r.json()["error"]["code"] == "CSRF_VIOLATION", r.text
         r = http.post(
             "/v1/memory/remember", content=b'{"content": "form post"}', headers={**h, "Content-Type": "text/plain"}
         )
-        assert r.status_code == 415 and r.json()["code"] == "CONTENT_TYPE_REQUIRED", r.text
+        assert r.status_code == 415 and r.json()["error"]["code"] == "CONTENT_TYPE_REQUIRED", r.text
         assert http.post("/v1/memory/search", json={"query": "wrote form"}, headers=h).json()["hits"] == []
         ok = {**h, "Host": "memory.lan", "Origin": "https://app.example"}
         assert (

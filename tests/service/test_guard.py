@@ -103,8 +103,8 @@ def test_secret_formats_are_redacted_and_record_saved(http: Http, name: str) -> 
 @pytest.mark.parametrize("text", INJECTIONS)
 def test_poisoning_is_rejected_and_nothing_written(http: Http, text: str) -> None:
     status, doc = http.call("remember", {"content": text, "workspace": "fresh-ws"}, idem="poison")
-    assert status == 422 and doc["error"].startswith("Memory rejected by Security Guard: ")
-    assert doc["error"].split(": ", 1)[1] in {
+    assert status == 422 and doc["error"]["message"].startswith("Memory rejected by Security Guard: ")
+    assert doc["error"]["message"].split(": ", 1)[1] in {
         "instruction-override", "role-smuggling", "system-prompt-exfiltration", "hidden-unicode",
         "tool-call-syntax", "exfiltration", "agent-directive",
     }  # fmt: skip
@@ -114,9 +114,9 @@ def test_poisoning_is_rejected_and_nothing_written(http: Http, text: str) -> Non
 @pytest.mark.parametrize("field", ["source", "source_id", "fact_key", "source_revision", "scope"])
 def test_poisoning_in_other_fields_is_rejected(http: Http, field: str) -> None:
     status, doc = http.call("remember", {"content": "an innocent record", field: INJECTIONS[0]})
-    assert status == 422 and doc["error"] == "Memory rejected by Security Guard: instruction-override"
-    assert doc["details"]["rule"] == "instruction-override" and doc["details"]["field"] == field
-    assert doc["details"]["start"] == 0 and "explanation" in doc["details"]
+    assert status == 422 and doc["error"]["message"] == "Memory rejected by Security Guard: instruction-override"
+    assert doc["error"]["details"]["rule"] == "instruction-override" and doc["error"]["details"]["field"] == field
+    assert doc["error"]["details"]["start"] == 0 and "explanation" in doc["error"]["details"]
 
 
 @pytest.mark.parametrize("text", BENIGN)

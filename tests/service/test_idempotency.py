@@ -43,7 +43,7 @@ def test_defaults_spelled_out_are_the_same_input(http: Http) -> None:
 def test_other_input_is_a_conflict(http: Http, other: dict[str, Any]) -> None:
     assert http.call("remember", {"content": "same"}, idem="k-409")[0] == 200
     status, doc = http.call("remember", other, idem="k-409")
-    assert (status, doc["error"], doc["code"]) == (409, CONFLICT, "IDEMPOTENCY_CONFLICT")
+    assert (status, doc["error"]["message"], doc["error"]["code"]) == (409, CONFLICT, "IDEMPOTENCY_CONFLICT")
     assert count(http.team) == 1
 
 
@@ -59,7 +59,7 @@ def test_scope_is_key_project_and_workspace(http: Http, team: Team) -> None:
 def test_invalid_keys(http: Http, bad: str) -> None:
     headers = {"Authorization": f"Bearer {http.team.keys['alpha']}", "X-Idempotency-Key": bad.encode("latin-1")}
     resp = http.client.post("/v1/memory/remember", json={"content": "ok"}, headers=headers)
-    assert (resp.status_code, resp.json()["error"]) == (400, "invalid X-Idempotency-Key")
+    assert (resp.status_code, resp.json()["error"]["message"]) == (400, "invalid X-Idempotency-Key")
     assert count(http.team) == 0
 
 
@@ -71,7 +71,7 @@ def test_valid_keys(http: Http, good: str) -> None:
 def test_a_failed_request_is_not_replayed(http: Http, team: Team) -> None:
     set_account_state(team.runtime.db.backend, "acme", "read_only")
     status, doc = http.call("remember", {"content": "later"}, idem="after-grace")
-    assert status == 423 and doc["error"].startswith("[MMW Notice]: ")
+    assert status == 423 and doc["error"]["message"].startswith("[MMW Notice]: ")
     set_account_state(team.runtime.db.backend, "acme", "active")
     status, doc = http.call("remember", {"content": "later"}, idem="after-grace")
     assert status == 200 and count(team) == 1

@@ -55,7 +55,7 @@ def test_named_workspace_of_another_project(http: Http, alpha_data: dict[str, st
         ("validate_memory", {"source_id": "docs/deploy.md", "current_source_hash": "x", "workspace": "infra"}),
     ]:
         status, doc = http.call(op, body, "beta")
-        assert (status, doc["error"]) == (403, forbidden), op
+        assert (status, doc["error"]["message"]) == (403, forbidden), op
     # another tenant has its own namespace: "infra" is simply unused (and then its own) there
     status, doc = http.call("search", {"query": "kafka", "workspace": "infra"}, "gamma")
     assert status == 200 and doc["hits"] == []
@@ -66,13 +66,13 @@ def test_writes_of_outsiders_change_nothing(http: Http, alpha_data: dict[str, st
     before = snapshot(http)
     for rid in alpha_data.values():
         status, doc = http.call("forget", {"memory_id": rid}, outsider)
-        assert (status, doc["error"]) == (404, "memory not found")
+        assert (status, doc["error"]["message"]) == (404, "memory not found")
     status, doc = http.call("forget", {"source_id": "docs/deploy.md"}, outsider)
     assert status == 200 and doc["forgotten"] == []
     status, doc = http.call("validate_memory", {"source_id": "docs/deploy.md", "current_source_hash": "zz"}, outsider)
     assert status == 200 and doc["checked"] == 0 and doc["stale"] == [] and doc["conflicts"] == []
     status, doc = http.call("remember", {"content": "summary", "derived_from": [alpha_data["deploy"]]}, outsider)
-    assert (status, doc["error"]) == (400, "derived_from contains unknown memory ids")
+    assert (status, doc["error"]["message"]) == (400, "derived_from contains unknown memory ids")
     status, doc = http.call("remember", {"content": "same fact key", "fact_key": "deploy"}, outsider)
     assert status == 200  # its own fact: alpha's records do not become conflicts
     assert snapshot(http) == before

@@ -116,7 +116,8 @@ def test_workspace_errors_and_account_notices(team: Team, alpha: Any) -> None:
 
 
 def test_mcp_rate_limit(team: Team, alpha: Any) -> None:
-    team.svc.rate = RateLimiter(Limits(mcp_calls_per_minute=2, project_calls_per_minute=100))
+    # a frozen clock: three calls never straddle a minute boundary, however slow the machine
+    team.svc.rate = RateLimiter(Limits(mcp_calls_per_minute=2, project_calls_per_minute=100), clock=lambda: 1000.0)
     assert not call(alpha, "search", {"query": "a"})[0]
     assert not call(alpha, "search", {"query": "b"})[0]
     _, _, message = call(alpha, "search", {"query": "c"})
@@ -147,5 +148,5 @@ def test_streamable_http_with_bearer_keys(live: str, team: Team) -> None:
     is_error, _, text = asyncio.run(session(team.keys["alpha"], "remember", {"content": ""}))
     assert is_error and text == "Error executing tool remember: content must not be empty"
     resp = httpx.post(f"{live}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
-    assert resp.status_code == 401 and resp.json()["code"] == "UNAUTHORIZED"
+    assert resp.status_code == 401 and resp.json()["error"]["code"] == "UNAUTHORIZED"
     assert resp.headers["www-authenticate"] == "Bearer"

@@ -3,9 +3,9 @@
 One service over a real SQLite file per test, the deterministic `fake:64` embedder, keys of two
 projects of tenant `acme` (alpha, beta). REST runs through the app (`create_service_app`); MCP
 through the MCP SDK's client on the service's tools with alpha's key. Per case: REST answers the
-table's status with the service's body `{"error": "<text>", "code": "<CODE>"}`; MCP answers
-`isError` with the one envelope as structured content; and nothing is written (the `memories`
-table keeps its row count).
+table's status with gno's one envelope `{"error": {code, message, details}}` (message: the
+service's text); MCP answers `isError` with the same envelope as structured content; and nothing
+is written (the `memories` table keeps its row count).
 """
 
 from __future__ import annotations
@@ -189,13 +189,12 @@ def test_service_error_contract(case: Case, surface: str, team: Team) -> None:
     if surface == "service_rest":
         status, body = _rest(team, case.op, case.body, key, case.headers or {}, case.method)
         assert status == ERROR_TABLE[case.code].http_status, (status, body)
-        # the seed's {"error", "code"}, plus "details" where the error carries them (a guard rejection's
-        # rule, field, span and signals)
-        expected = {"error", "code", "details"} if case.code == E.GUARD_REJECTED else {"error", "code"}
-        assert set(body) == expected and body["code"] == str(case.code), body
-        assert isinstance(body["error"], str) and body["error"], body
+        # the one envelope; a guard rejection's details carry its rule, field, span and signals
+        assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "details"}, body
+        assert body["error"]["code"] == str(case.code) and body["error"]["message"], body
         if case.code == E.GUARD_REJECTED:
-            assert body["details"]["rule"] == "instruction-override" and body["details"]["start"] == 0, body
+            details = body["error"]["details"]
+            assert details["rule"] == "instruction-override" and details["start"] == 0, body
     else:
         is_error, structured = _mcp(team, case.op, case.body, key)
         assert is_error is True, structured

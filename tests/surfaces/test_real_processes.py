@@ -375,6 +375,6 @@ def test_gno_serve_off_loopback_requires_the_bearer_token(env: SurfaceEnv) -> No
         assert {c["name"] for c in r.json()["collections"]} == {"memory", "notes"}
         with gno.Client.connect(srv.url, token=secret) as client:
             assert client.status().documents == r.json()["documents"]
-        with gno.Client.connect(srv.url) as client, pytest.raises(gno.ValidationError) as ei:
+        with gno.Client.connect(srv.url) as client, pytest.raises(gno.AuthError) as ei:
             client.status()
         assert ei.value.code == ErrorCode.UNAUTHORIZED

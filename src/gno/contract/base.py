@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic import ValidationError as PydanticValidationError
 from pydantic.alias_generators import to_camel
 
-from gno.errors import ValidationError
+from gno.errors import invalid_request
 
 if TYPE_CHECKING:
     from gno.engine import Engine
@@ -72,16 +72,7 @@ def parse(model: type[R], data: Any, *, lax: bool = False) -> R:
     try:
         return model.model_validate(data, strict=False if lax else None)
     except PydanticValidationError as exc:
-        raise validation_error(exc) from None
-
-
-def validation_error(exc: PydanticValidationError) -> ValidationError:
-    errors = [
-        {"loc": [str(x) for x in e.get("loc", ())], "msg": str(e.get("msg", ""))} for e in exc.errors(include_url=False)
-    ]
-    first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
-    where = ".".join(first["loc"]) or "body"
-    return ValidationError(f"invalid request: {where}: {first['msg']}", details={"errors": errors[:20]})
+        raise invalid_request(exc) from None
 
 
 def split_commas(v: list[str]) -> list[str]:

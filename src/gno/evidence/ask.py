@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gno.errors import ErrorCode, GnoError, ValidationError
+from gno.errors import AuthError, ErrorCode, GnoError, ValidationError
 from gno.evidence.answer_type import Vocabulary
 from gno.evidence.capsule import CapsuleRequest, CapsuleSource, build_capsule
 from gno.evidence.claims import Claim, judge, segment
@@ -284,7 +284,7 @@ def check_egress(url: str, policy: str) -> None:
     loopback = bool(addrs) and all(a.is_loopback for a in addrs)
     private = bool(addrs) and all(a.is_private or a.is_loopback or a.is_link_local for a in addrs)
     if (policy == "local_only" and not loopback) or (policy == "lan" and not private):
-        raise ValidationError(
+        raise AuthError(
             f"egress denied: the evidence comes from collections with policy {policy!r}, which may not be sent to "
             f"{host}; use a generator on {'this machine' if policy == 'local_only' else 'the local network'} or "
             "relax the collection's egressPolicy",

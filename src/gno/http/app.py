@@ -22,7 +22,7 @@ from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoin
 
 from gno import __version__
 from gno.engine import Engine
-from gno.errors import ErrorCode, GnoError, ValidationError, from_exception
+from gno.errors import AuthError, GnoError, from_exception, invalid_request
 from gno.http.routes import error_responses, register_capabilities
 from gno.models import HealthResult
 from gno.serving.api_docs import DOCS_PATH, register_docs
@@ -52,7 +52,7 @@ class TokenMiddleware(BaseHTTPMiddleware):
         )
         if self.token and not public and request.headers.get("authorization", "") != f"Bearer {self.token}":
             return error_response(
-                ValidationError("missing or wrong bearer token (Authorization: Bearer …)", code=ErrorCode.UNAUTHORIZED)
+                AuthError("missing or wrong bearer token (Authorization: Bearer …)")
             )
         return await call_next(request)
 
@@ -115,13 +115,7 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(_: Request, err: RequestValidationError) -> JSONResponse:
-        errors = [{"loc": [str(x) for x in e.get("loc", ())], "msg": str(e.get("msg", ""))} for e in err.errors()]
-        first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
-        return error_response(
-            ValidationError(
-                f"invalid request: {'.'.join(first['loc'])}: {first['msg']}", details={"errors": errors[:20]}
-            )
-        )
+        return error_response(invalid_request(err))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:

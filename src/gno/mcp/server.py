@@ -29,7 +29,7 @@ from gno import __version__
 from gno.contract import BY_TOOL, CAPABILITIES, TOOL_PROFILES, ToolSpec, in_profile
 from gno.contract.base import CallContext, parse
 from gno.engine import Engine
-from gno.errors import ErrorCode, GnoError, NotFoundError, ValidationError, from_exception
+from gno.errors import AuthError, ErrorCode, GnoError, NotFoundError, ValidationError, from_exception
 from gno.models import GnoModel
 
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
@@ -105,7 +105,7 @@ class GnoMCPServer(MCPServer[Any]):
                     details={"tool": name, "toolProfile": self.tool_profile},
                 )
             if cap.write and not self.enable_write:
-                raise ValidationError(
+                raise AuthError(
                     "write tools are disabled: start the server with --enable-write (or GNO_MCP_ENABLE_WRITE=1)",
                     code=ErrorCode.WRITE_DISABLED,
                 )

@@ -1,15 +1,13 @@
-"""The service face's error texts, and the renderer of its HTTP body.
+"""The service face's error texts.
 
-Seed 003 fixes the *texts* clients see (`content must not be empty`, `409 Conflict: idempotency
-key was used with different input`, `[MMW Notice]: …`) and the service's HTTP body shape
-`{"error": "<text>", "code": "<code>"}`. The codes, their HTTP statuses and CLI exit codes are
-rows of gno's one error table (`gno.errors`): INVALID_ARGUMENT 400, UNAUTHORIZED 401,
-WORKSPACE_FORBIDDEN / QUOTA_EXCEEDED / ACCOUNT_SUSPENDED 403, NOT_FOUND 404 (also for another
-project's ids: no existence leak), IDEMPOTENCY_CONFLICT 409, WORKSPACE_DELETED 410,
-GUARD_REJECTED 422, ACCOUNT_READ_ONLY 423 (writes in the grace period), RATE_LIMITED 429. This
-module holds the texts and renders the body; it is not a second table. MCP errors carry the
-one `{"error": {code, message, details}}` envelope as structured content.
-"""
+The service's contract fixes the *texts* clients see (`content must not be empty`, `409 Conflict:
+idempotency key was used with different input`, `[MMW Notice]: …`); they travel as the message of
+gno's one envelope `{"error": {code, message, details}}` on HTTP and as MCP structured content. The
+codes, their HTTP statuses and CLI exit codes are rows of gno's one error table (`gno.errors`):
+INVALID_ARGUMENT 400, UNAUTHORIZED 401, WORKSPACE_FORBIDDEN / QUOTA_EXCEEDED / ACCOUNT_SUSPENDED
+403, NOT_FOUND 404 (also for another project's ids: no existence leak), IDEMPOTENCY_CONFLICT 409,
+WORKSPACE_DELETED 410, GUARD_REJECTED 422, ACCOUNT_READ_ONLY 423 (writes in the grace period),
+RATE_LIMITED 429. This module holds the texts; it is not a second table."""
 
 from __future__ import annotations
 
@@ -58,12 +56,3 @@ def refuse(code: ErrorCode, message: str, details: dict[str, Any] | None = None)
 
 def invalid(message: str) -> GnoError:
     return refuse(ErrorCode.INVALID_ARGUMENT, message)
-
-
-def service_body(err: GnoError) -> dict[str, Any]:
-    """The service's HTTP body, `{"error": "<the text>", "code": "<code>"}` (its seed's shape); a guard
-    rejection adds `details` (rule, field, span, signals), so that it explains itself on this surface too."""
-    body: dict[str, Any] = {"error": err.message, "code": str(err.code)}
-    if err.code == ErrorCode.GUARD_REJECTED and err.details:
-        body["details"] = err.details
-    return body

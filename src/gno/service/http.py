@@ -1,12 +1,13 @@
 """The service's HTTP face: `POST /v1/memory/<operation>` JSON routes and MCP at `/mcp`, one app.
 
 Every request to `/v1/…` or `/mcp` must carry `Authorization: Bearer <access key>`; an ASGI
-middleware checks it before anything else (401 `{"error": …}` otherwise) and hands the
-`Principal` to the route or tool through the request state. A route body is the tool's parameters,
-the response is the tool's result. Errors are `{"error": "<the seed's text>", "code": "<CODE>"}`
-with the status from the service's one table (`errors.py`: 400 validation, 401 key, 403 workspace
-of another project / quota / suspended, 404, 409 idempotency, 410 deleted workspace, 422 guard,
-423 read-only account, 429 rate limits). `X-Idempotency-Key` is honoured by `remember`.
+middleware checks it before anything else (401 otherwise) and hands the `Principal` to the route or
+tool through the request state. A route body is the tool's parameters, the response is the tool's
+result. Errors are gno's one envelope, `{"error": {"code", "message", "details"}}`, whose message is
+the service's documented text, with the status from gno's one table (`errors.py`: 400 validation,
+401 key, 403 workspace of another project / quota / suspended, 404, 409 idempotency, 410 deleted
+workspace, 422 guard, 423 read-only account, 429 rate limits). `X-Idempotency-Key` is honoured by
+`remember`.
 
 The transport checks are gno serve's (`gno.serving`), rendered in this body: a Host outside the
 allowed names is 421 HOST_NOT_ALLOWED (DNS rebinding; loopback names, the bind address and
@@ -29,9 +30,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from gno import __version__
-from gno.errors import ErrorCode, GnoError
+from gno.errors import ErrorCode, GnoError, invalid_request, make_error
 from gno.service.api import MemoryService
-from gno.service.errors import service_body
 from gno.service.mcp_tools import bearer, build_service_mcp
 from gno.service.models import ForgetParams, RememberParams, SearchParams, ValidateParams
 from gno.service.tenancy import Principal
@@ -45,7 +45,7 @@ PROTECTED = ("/v1/", "/mcp")
 
 
 def error_body(err: GnoError) -> JSONResponse:
-    body = service_body(err)
+    body = err.to_body()
     headers = {"WWW-Authenticate": "Bearer"} if err.http_status == 401 else None
     return JSONResponse(body, status_code=err.http_status, headers=headers)
 
@@ -111,7 +111,8 @@ def create_service_app(
         lifespan=lifespan,
         docs_url=None,  # the stock pages load from a CDN; serving.api_docs serves /docs offline
         redoc_url=None,
-        description='Multi-tenant team memory. Errors: {"error": "<text>", "code": "<CODE>"}.',
+        description="Multi-tenant team memory. Errors: {error: {code, message, details}} with the status from "
+        "gno's error table.",
     )
 
     @app.exception_handler(GnoError)
@@ -120,21 +121,17 @@ def create_service_app(
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(_: Request, err: RequestValidationError) -> JSONResponse:
-        first = next(iter(err.errors()), {"loc": (), "msg": "invalid request"})
-        where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
-        return JSONResponse(
-            {"error": f"invalid request: {where}: {first.get('msg')}", "code": "INVALID_ARGUMENT"}, status_code=400
-        )
+        return error_body(invalid_request(err, ErrorCode.INVALID_ARGUMENT))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         err = http_exception_error(exc.status_code, exc.detail, exc.headers, ErrorCode.INVALID_ARGUMENT)
-        return JSONResponse(service_body(err), status_code=err.http_status, headers=exc.headers)
+        return JSONResponse(err.to_body(), status_code=err.http_status, headers=exc.headers)
 
     @app.exception_handler(Exception)
     async def _crash(_: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error")
-        return JSONResponse({"error": f"internal error: {type(exc).__name__}", "code": "RUNTIME"}, status_code=500)
+        return error_body(make_error(ErrorCode.RUNTIME, f"internal error: {type(exc).__name__}"))
 
     def who(request: Request) -> Principal:
         principal: Principal = request.state.principal

@@ -24,10 +24,10 @@ from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnno
 from pydantic import ValidationError as PydanticValidationError
 
 from gno import __version__
-from gno.errors import ErrorCode, GnoError
+from gno.errors import ErrorCode, GnoError, invalid_request
 from gno.service import errors as E
 from gno.service.api import MemoryService
-from gno.service.errors import invalid, refuse
+from gno.service.errors import refuse
 from gno.service.models import (
     ForgetParams,
     ForgetResult,
@@ -65,9 +65,7 @@ def bearer(headers: Any) -> str | None:
 
 
 def _invalid(err: PydanticValidationError) -> GnoError:
-    first = err.errors()[0]
-    where = ".".join(str(x) for x in first.get("loc", ()))
-    return invalid(f"invalid request: {where}: {first.get('msg')}")
+    return invalid_request(err, ErrorCode.INVALID_ARGUMENT)
 
 
 def _tool_error(exc: ToolError) -> GnoError:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from gno.errors import ErrorCode, GnoError, ValidationError
+from gno.errors import AuthError, ErrorCode, GnoError
 
 if TYPE_CHECKING:  # the rule itself needs no server packages (the CLI uses it without the serve extra)
     from starlette.types import ASGIApp, Receive, Scope, Send
@@ -132,7 +132,7 @@ def envelope(err: GnoError) -> Any:
 
 def host_refusal(header: str | None) -> GnoError:
     shown = header if header is not None else "(none)"
-    return ValidationError(
+    return AuthError(
         f"Host {shown!r} is not allowed on this server (DNS rebinding protection); "
         "reach it by a loopback name or start it with --allowed-host NAME",
         code=ErrorCode.HOST_NOT_ALLOWED,
@@ -176,7 +176,7 @@ class OriginGuard:
         if scope["type"] == "http" and scope["method"] in UNSAFE_METHODS:
             origin = _header(scope, b"origin")
             if origin and origin.rstrip("/") not in self.allowed and urlsplit(origin).netloc != _header(scope, b"host"):
-                err = ValidationError(
+                err = AuthError(
                     f"request from foreign origin {origin} refused; a browser page must be served by this "
                     "server (or start it with --allowed-origin ORIGIN)",
                     code=ErrorCode.CSRF_VIOLATION,
