@@ -13,6 +13,7 @@ from gno.config import Settings, load_config
 from gno.engine import Engine
 from gno.errors import (
     ERROR_TABLE,
+    AuthError,
     BusyError,
     ConflictError,
     ErrorCode,
@@ -286,7 +287,7 @@ def test_every_code_has_exactly_one_row() -> None:
         (ErrorCode.ALREADY_RUNNING, BusyError, 4, 409),
         (ErrorCode.MEMORY_WRITE_LEASE_BUSY, BusyError, 4, 409),
         (ErrorCode.MEMORY_SUPERSEDE_CONFLICT, BusyError, 4, 409),
-        (ErrorCode.UNAUTHORIZED, ValidationError, 1, 401),
+        (ErrorCode.UNAUTHORIZED, AuthError, 1, 401),
     ],
 )
 def test_codes_map_to_class_exit_and_status(

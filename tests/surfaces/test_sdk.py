@@ -38,6 +38,7 @@ PUBLIC_METHODS = {
 
 def test_gno_all_is_pinned() -> None:
     assert gno.__all__ == [
+        "AuthError",
         "BusyError",
         "Client",
         "ConflictError",
