@@ -86,22 +86,21 @@ def test_unknown_static_is_404(client: TestClient, name: str) -> None:
     assert client.get(f"/static/{name}").status_code == 404
 
 
-def test_links_and_backlinks(client: TestClient) -> None:
-    r = client.get("/api/web/links", params={"uri": "gno://notes/deploy.md"})
-    assert r.status_code == 200
-    body = r.json()
-    assert body["uri"] == "gno://notes/deploy.md"
-    out = {(x["uri"], x["type"]) for x in body["links"]}
+def test_the_web_ui_reads_links_from_the_public_routes(client: TestClient) -> None:
+    """The note view lists links and backlinks from `/api/links` and `/api/backlinks` (no private copy)."""
+    app_js = client.get("/static/app.js").text
+    assert "/api/links" in app_js and "/api/backlinks" in app_js and "/api/web/links" not in app_js
+    assert client.get("/api/web/links", params={"uri": "gno://notes/deploy.md"}).status_code == 404
+    body = client.get("/api/links", params={"ref": "gno://notes/deploy.md"}).json()
+    out = {(x["uri"], x["edgeType"]) for x in body["links"]}
     assert ("gno://notes/rollback.md", "wiki") in out
     assert ("gno://notes/projects/runbook.md", "markdown") in out
-    back = {x["uri"] for x in body["backlinks"]}
-    assert "gno://notes/projects/runbook.md" in back  # runbook links [[deploy#Rollback|…]]
-    r = client.get("/api/web/links", params={"uri": "gno://notes/rollback.md"})
-    assert "gno://notes/deploy.md" in {x["uri"] for x in r.json()["backlinks"]}
+    back = client.get("/api/backlinks", params={"ref": "gno://notes/deploy.md"}).json()
+    assert "gno://notes/projects/runbook.md" in {x["uri"] for x in back["links"]}  # runbook links [[deploy#Rollback|…]]
 
 
 def test_unknown_doc_is_the_api_error_envelope(client: TestClient) -> None:
-    for path in ("/api/web/links", "/api/web/source"):
+    for path in ("/api/web/render", "/api/web/source"):
         r = client.get(path, params={"uri": "gno://notes/missing.md"})
         assert r.status_code == 404
         assert r.json()["error"]["code"] == "NOT_FOUND"

@@ -1,13 +1,11 @@
 """Web UI routes: the single-page app's shell, its static files, and two read-only helpers.
 
 The Web UI is one more thin surface over the same engine: the browser calls the public REST
-API (`/api/search`, `/api/query`, `/api/doc`, `/api/ls`, `PUT /api/docs/{id}`, `/api/capture`,
-`/api/sync`, `/api/status`) exactly as any client would, so it passes through the same security
-middleware (bearer token, foreign-Origin refusal) and gets the same errors. Two things the API
-lacks live here under `/api/web/…`, read-only:
+API (`/api/search`, `/api/query`, `/api/doc`, `/api/ls`, `/api/links`, `/api/backlinks`,
+`PUT /api/docs/{id}`, `/api/capture`, `/api/sync`, `/api/status`) exactly as any client would, so
+it passes through the same security middleware (bearer token, foreign-Origin refusal) and gets the
+same errors. Two things only a browser needs live here under `/api/web/…`, read-only:
 
-- `links`: a document's resolved outgoing links and its backlinks (the link graph), each
-  document once, for the document view;
 - `render`: the note as HTML, rendered on the server by `gno.web.render` (markdown-it-py with
   the vault dialect: callouts, embeds, block refs, highlights, footnotes, tables, task lists),
   its wiki links resolved through the same link graph;
@@ -60,21 +58,6 @@ SECURITY_HEADERS = {
 }
 
 
-class LinkItem(GnoModel):
-    uri: str
-    docid: str
-    title: str
-    type: str  # wiki | markdown | <relation type>
-    line: int | None = None
-    target_ref: str
-
-
-class DocLinks(GnoModel):
-    uri: str
-    links: list[LinkItem]
-    backlinks: list[LinkItem]
-
-
 class HeadingItem(GnoModel):
     level: int
     text: str
@@ -96,40 +79,6 @@ class DocSource(GnoModel):
     line_ending: str  # "\n" or "\r\n": what the editor converts back to before saving
     editable: bool
     reason: str | None = None
-
-
-def doc_links(engine: Engine, uri: str) -> DocLinks:
-    """Outgoing links and backlinks of one document, resolved to active documents."""
-    from gno.store import documents as docs
-    from gno.store import graph
-
-    row = engine.resolve(uri)
-    out, inc = graph.outgoing(engine.store, row.id), graph.incoming(engine.store, row.id)
-    rows = docs.docs_by_ids(engine.store, sorted({e.target for e in out} | {e.source for e in inc}))
-
-    def item(doc_id: int, e: graph.Edge) -> LinkItem | None:
-        d = rows.get(doc_id)
-        if d is None:
-            return None
-        return LinkItem(uri=d.uri, docid=d.docid, title=d.title, type=e.edge_type, line=e.line, target_ref=e.target_ref)
-
-    return DocLinks(
-        uri=row.uri,
-        links=_once([item(e.target, e) for e in out]),
-        backlinks=_once([item(e.source, e) for e in inc]),
-    )
-
-
-def _once(items: list[LinkItem | None]) -> list[LinkItem]:
-    """Each linked document once (its first link): a note that links the same page four times
-    lists it once, a page that links here from three places is one backlink."""
-    seen: set[str] = set()
-    out: list[LinkItem] = []
-    for x in items:
-        if x is not None and x.uri not in seen:
-            seen.add(x.uri)
-            out.append(x)
-    return out
 
 
 def doc_view(engine: Engine, uri: str) -> DocView:
@@ -223,11 +172,6 @@ def register_web(app: FastAPI) -> None:
     from gno.http.routes import error_responses
 
     errors = error_responses(ErrorCode.NOT_FOUND, ErrorCode.INVALID_REF)
-
-    @app.get("/api/web/links", tags=["web"], response_model=DocLinks, responses=errors)
-    def links(request: Request, uri: str) -> JSONResponse:
-        engine: Engine = request.app.state.engine
-        return JSONResponse(doc_links(engine, uri).dump())
 
     @app.get("/api/web/render", tags=["web"], response_model=DocView, responses=errors)
     def render(request: Request, uri: str) -> JSONResponse:

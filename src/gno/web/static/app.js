@@ -260,10 +260,18 @@
     return b;
   }
 
-  function linkList(title, items, empty) {
+  // each linked document once (its first link): a note that links a page four times lists it once
+  function onePerDoc(items) {
+    const seen = new Set();
+    return items.filter((l) => !seen.has(l.uri) && seen.add(l.uri));
+  }
+
+  function linkList(title, all, empty) {
+    const items = onePerDoc(all);
     return el("section", {}, el("h2", { text: title }), items.length
       ? el("ul", {}, items.map((l) => el("li", {}, el("a", { href: docHref(l.uri), "data-nav": true, text: l.title }),
-        l.type && l.type !== "wiki" && l.type !== "markdown" ? el("span", { class: "muted", text: ` (${l.type})` }) : null)))
+        l.edgeType && l.edgeType !== "wiki" && l.edgeType !== "markdown"
+          ? el("span", { class: "muted", text: ` (${l.edgeType})` }) : null)))
       : el("p", { class: "muted", text: empty }));
   }
 
@@ -271,11 +279,14 @@
     const uri = params.get("uri") || "";
     let doc;
     let md;
-    let links = { links: [], backlinks: [] };
+    const none = { links: [] };
+    let out = none;
+    let back = none;
     const q = "?uri=" + encodeURIComponent(uri);
+    const ref = "?ref=" + encodeURIComponent(uri);
     try {
-      [doc, md, links] = await Promise.all([api("GET", "/api/doc" + q), api("GET", "/api/web/render" + q),
-        api("GET", "/api/web/links" + q).catch(() => links)]);
+      [doc, md, out, back] = await Promise.all([api("GET", "/api/doc" + q), api("GET", "/api/web/render" + q),
+        api("GET", "/api/links" + ref).catch(() => none), api("GET", "/api/backlinks" + ref).catch(() => none)]);
     } catch (err) { if (my === seq) page("Not found", notice(err)); return; }
     if (my !== seq) return;
     const body = el("article", { class: "md", id: "doc-body" });
@@ -285,8 +296,8 @@
       el("section", { class: "outline" }, el("h2", { text: "Outline" }), outline.length
         ? el("ul", {}, outline.map((h) => el("li", { class: "l" + h.level }, el("a", { href: "#" + h.id, text: h.text }))))
         : el("p", { class: "muted", text: "No headings." })),
-      linkList("Links", links.links, "No outgoing links."),
-      linkList("Backlinks", links.backlinks, "Nothing links here."));
+      linkList("Links", out.links, "No outgoing links."),
+      linkList("Backlinks", back.links, "Nothing links here."));
     page(doc.title, el("div", { class: "doc" },
       el("div", {},
         el("div", { class: "doc-head" }, el("h1", { text: doc.title }),
