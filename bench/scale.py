@@ -21,6 +21,8 @@ Figures per size (in-process through ``Engine``; the lexical index, no embedding
 * ``search p50/p95 ms``: ``engine.search`` for 200 queries of 1-2 words taken from random notes;
 * ``recall p50/p95 ms``: ``engine.recall`` (lexical: no model) for 200 queries of 1-3 words of a
   random fact in its scope;
+* ``search/recall CPU p50 ms``: the same calls' thread CPU time, what the machine's load does not
+  change (on a shared machine the wall times above are the scheduler's as much as gno's);
 * ``resident search/recall p50/p95 ms``: the same queries (the first 100 of each) as `gno search
   --json` and `gno recall --json` answered by a resident owner (`gno daemon --no-sync-on-start
   --no-embed`, started on the finished index): the round trip over its command socket from this
@@ -201,25 +203,29 @@ def measure(root: Path, seed: int, queries: int) -> dict[str, Any]:
     for q in search_q[:10]:
         engine.search(q)
     lat: list[float] = []
+    cpu: list[float] = []
     for q in search_q[10:]:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.thread_time()
         engine.search(q)
         lat.append((time.perf_counter() - t) * 1000)
+        cpu.append((time.thread_time() - c) * 1000)
 
     frng = random.Random(seed + 2)
     n_facts = max(100, notes // 10)
     facts = [(make_fact(frng, i), SCOPE_NAMES[i % 20]) for i in range(n_facts)]
     rlat: list[float] = []
+    rcpu: list[float] = []
     recall_q: list[tuple[str, str]] = []
     for j in range(queries + 10):
         text, scope = facts[rng.randrange(len(facts))]
         ws = list(dict.fromkeys(words_of(text)))
         q = " ".join(rng.sample(ws, min(len(ws), rng.choice((1, 2, 2, 3)))))
         recall_q.append((q, scope))
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.thread_time()
         engine.recall(RecallRequest(query=q, scopes=[scope], caller="bench", session="s"), semantic=False)
         if j >= 10:
             rlat.append((time.perf_counter() - t) * 1000)
+            rcpu.append((time.thread_time() - c) * 1000)
     resident = through_owner(env, home, search_q[10:110], [recall_args(q, s) for q, s in recall_q[10:110]])
     return {
         "notes": notes,
@@ -232,6 +238,8 @@ def measure(root: Path, seed: int, queries: int) -> dict[str, Any]:
         "search_p95_ms": round(pct(lat, 95), 2),
         "recall_p50_ms": round(statistics.median(rlat), 2),
         "recall_p95_ms": round(pct(rlat, 95), 2),
+        "search_cpu_p50_ms": round(statistics.median(cpu), 2),
+        "recall_cpu_p50_ms": round(statistics.median(rcpu), 2),
         "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
         **resident,
     }
@@ -325,13 +333,15 @@ COLUMNS = (
     ("notes", "notes"), ("index_s", "index s"), ("index_cpu_s", "index CPU s"), ("notes_per_s", "notes/s"),
     ("bytes_per_note", "bytes/note"), ("reindex_s", "re-index s"), ("search_p50_ms", "search p50 ms"),
     ("search_p95_ms", "search p95 ms"), ("recall_p50_ms", "recall p50 ms"), ("recall_p95_ms", "recall p95 ms"),
+    ("search_cpu_p50_ms", "search CPU p50 ms"), ("recall_cpu_p50_ms", "recall CPU p50 ms"),
     ("owner_search_p50_ms", "resident search p50 ms"), ("owner_search_p95_ms", "resident search p95 ms"),
     ("owner_recall_p50_ms", "resident recall p50 ms"), ("owner_recall_p95_ms", "resident recall p95 ms"),
     ("peak_mb", "peak MB"), ("owner_mb", "owner MB"),
 )  # fmt: skip
 GROWTH = (
     "index_s", "index_cpu_s", "bytes_per_note", "reindex_s",
-    "search_p50_ms", "search_p95_ms", "recall_p50_ms", "owner_search_p50_ms", "owner_recall_p50_ms", "peak_mb",
+    "search_p50_ms", "search_p95_ms", "recall_p50_ms", "search_cpu_p50_ms", "recall_cpu_p50_ms",
+    "owner_search_p50_ms", "owner_recall_p50_ms", "peak_mb",
 )  # fmt: skip
 
 
