@@ -351,6 +351,8 @@ def test_the_graph_view_draws_filters_highlights_and_opens_notes(page: Page, ser
         back = "Back to [[Hub]].\n" if name == "one" else ""
         (vault / f"Spoke {name}.md").write_text(f"---\ntags: [spoke]\n---\n# Spoke {name}\n\n{back}")
     assert server.gno("update").returncode == 0
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text) if m.type in ("error", "warning") else None)
     page.goto(server.base + "/graph")
     expect(page.locator("body")).to_have_attribute("data-graph-ready", "1")
     api = page.evaluate("fetch('/api/graph?limit=500').then((r) => r.json())")
@@ -405,6 +407,7 @@ def test_the_graph_view_draws_filters_highlights_and_opens_notes(page: Page, ser
     box = page.locator("#graph").bounding_box()
     assert box is not None
     where = f"window.gnoGraph.cy.getElementById({json.dumps(spokes[1])}).renderedPosition()"
+    assert not console, console  # nothing refused by the CSP (the library's inline style is pre-empted)
     x, y = page.evaluate(f"(() => {{ const p = {where}; return [p.x, p.y]; }})()")
     page.mouse.click(box["x"] + x, box["y"] + y)
     expect(page.locator("#doc-uri")).to_have_text("gno://notes/Graph vault/Spoke two.md")

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from gno.errors import GnoError, ValidationError
-from gno.evidence.graph_models import GraphEdge, GraphMeta, GraphNode, GraphResult
+from gno.evidence.graph_models import GraphResult
 from gno.store import documents as docs
 from gno.store import graph as gstore
 
@@ -81,38 +81,41 @@ def build_graph(
     between = between[:edge_limit]
     rows = docs.docs_by_ids(store, picked)
     tags = docs.tags_of(store, picked)
+    uri = {d: r.uri for d, r in rows.items()}
     nodes = [
-        GraphNode(
-            uri=rows[d].uri,
-            docid=rows[d].docid,
-            title=rows[d].title,
-            collection=rows[d].collection,
-            rel_path=rows[d].rel_path,
-            tags=tags.get(d, []),
-            degree=len(near.get(d, ())),
-        )
+        {
+            "uri": r.uri,
+            "docid": r.docid,
+            "title": r.title,
+            "collection": r.collection,
+            "rel_path": r.rel_path,
+            "tags": tags.get(d, []),
+            "degree": len(near.get(d, ())),
+        }
         for d in picked
+        if (r := rows[d])
     ]
-    edges = [GraphEdge(source=rows[a].uri, target=rows[b].uri, type=t, weight=float(w)) for (a, b, t), w in between]
-    meta = GraphMeta(
-        collection=coll,
-        node_limit=limit,
-        edge_limit=edge_limit,
-        total_nodes=len(candidates),
-        total_edges=total_edges,
-        returned_nodes=len(nodes),
-        returned_edges=len(edges),
-        truncated=len(nodes) < len(candidates) or len(edges) < total_edges,
-        linked_only=not include_isolated,
-        included_similar=include_similar,
-        similar_available=available,
-        similar_top_k=similar_top_k,
-        similar_threshold=threshold,
-        similar_truncated_by_compute_budget=cut_by_budget,
-        edge_types=dict(sorted(Counter(e.type for e in edges).items())),
-        warnings=warnings,
-    )
-    return GraphResult(nodes=nodes, edges=edges, meta=meta)
+    edges = [{"source": uri[a], "target": uri[b], "type": t, "weight": w} for (a, b, t), w in between]
+    meta = {
+        "collection": coll,
+        "node_limit": limit,
+        "edge_limit": edge_limit,
+        "total_nodes": len(candidates),
+        "total_edges": total_edges,
+        "returned_nodes": len(nodes),
+        "returned_edges": len(edges),
+        "truncated": len(nodes) < len(candidates) or len(edges) < total_edges,
+        "linked_only": not include_isolated,
+        "included_similar": include_similar,
+        "similar_available": available,
+        "similar_top_k": similar_top_k,
+        "similar_threshold": threshold,
+        "similar_truncated_by_compute_budget": cut_by_budget,
+        "edge_types": dict(sorted(Counter(t for (_, _, t), _ in between).items())),
+        "warnings": warnings,
+    }
+    # one validation of the whole result (one per node and edge was most of the time at 10k edges)
+    return GraphResult.model_validate({"nodes": nodes, "edges": edges, "meta": meta})
 
 
 def _neighbours(weights: Mapping[Key, float]) -> dict[int, set[int]]:

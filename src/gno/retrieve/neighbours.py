@@ -2,8 +2,11 @@
 vectors (its centroid), and two documents are neighbours when their centroids' cosine reaches a
 threshold and one is among the other's `top_k` nearest.
 
-Exact and bounded: the comparison runs in blocks of rows over the candidate documents only (the
-caller bounds how many), so memory stays at block x candidates, never candidates squared.
+Why the centroid for a whole-vault picture: it compares documents at the cost of documents squared;
+a per-chunk measure (each chunk's best match in the other document, as one document's neighbours
+can afford) is chunks squared over every pair, ~25x more for notes of five chunks. Exact and
+bounded: the comparison runs in blocks of rows over the candidate documents only (the caller
+bounds how many), so memory stays at block x candidates, never candidates squared.
 Identical content (one mirror shared by two documents) is compared once per document.
 """
 

@@ -38,19 +38,23 @@ _TYPED = (
 
 
 def _link_edges(rows: list[Any]) -> list[Edge]:
-    """Resolved links, each written link once: its first (same-collection) resolution wins."""
+    """Resolved links, each written link once: its first (same-collection) resolution wins.
+
+    `rows` come ordered by source and line, the preferred resolution first (the columns are the
+    schema's INTEGER and TEXT, so no conversion is needed)."""
     out: list[Edge] = []
     best: set[tuple[int, str, int]] = set()
     seen: set[tuple[int, str, int, int]] = set()
     for src, kind, ref, line, target, _ in rows:
-        key = (int(src), str(ref), int(line))
+        key = (src, ref, line)
         if key in best:
             continue
         best.add(key)
-        if (int(src), str(kind), int(target), int(line)) in seen:
+        same = (src, kind, target, line)
+        if same in seen:
             continue
-        seen.add((int(src), str(kind), int(target), int(line)))
-        out.append(Edge(int(src), int(target), str(kind), "parsed", int(line), str(ref)))
+        seen.add(same)
+        out.append(Edge(src, target, kind, "parsed", line, ref))
     return out
 
 
