@@ -14,11 +14,11 @@ the temp folder), then embedded with each embedder of ``--embedders`` (progress 
 
 Modes, every one at ``limit=100``:
 
-* ``bm25``: ``engine.query(q, lexical_only=True, fast=True)`` (BM25 alone, any-term);
+* ``bm25``: ``engine.query(q, lexical_only=True, depth="fast")`` (BM25 alone, any-term);
 * ``vector``: ``engine.vsearch(q)`` (the embedder alone, documents by best chunk);
-* ``fast``: ``engine.query(q, fast=True)`` (RRF of BM25 and vectors only: no graph, no re-scoring);
+* ``fast``: ``engine.query(q, depth="fast")`` (RRF of BM25 and vectors only: no graph, no re-scoring);
 * ``hybrid``: ``engine.query(q)`` (the default: RRF → graph → re-scoring of the top 20);
-* ``thorough``: ``engine.query(q, thorough=True)`` (adds pseudo-relevance feedback, 40 candidates).
+* ``thorough``: ``engine.query(q, depth="thorough")`` (adds pseudo-relevance feedback, 40 candidates).
 
 ``--sweep`` (diagnostic for tuning) also collects, per query, the BM25 and vector candidate lists
 ``gno query --fast -n 100`` fuses (200 each) and scores fusion variants over them offline: RRF with
@@ -138,11 +138,11 @@ def run_mode(
     from gno.errors import GnoError
 
     calls: dict[str, Callable[[str], Any]] = {
-        "bm25": lambda q: engine.query(q, lexical_only=True, fast=True, limit=LIMIT),
+        "bm25": lambda q: engine.query(q, lexical_only=True, depth="fast", limit=LIMIT),
         "vector": lambda q: engine.vsearch(q, limit=LIMIT),
-        "fast": lambda q: engine.query(q, fast=True, limit=LIMIT),
+        "fast": lambda q: engine.query(q, depth="fast", limit=LIMIT),
         "hybrid": lambda q: engine.query(q, limit=LIMIT),
-        "thorough": lambda q: engine.query(q, thorough=True, limit=LIMIT),
+        "thorough": lambda q: engine.query(q, depth="thorough", limit=LIMIT),
     }
     fn = calls[mode]
     fn(queries[0][1])  # warm: model session, vector matrix, SQLite pages

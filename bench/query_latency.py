@@ -162,7 +162,7 @@ def profile(engine: Any, queries: list[str]) -> None:
     prof = cProfile.Profile()
     prof.enable()
     for q in queries:
-        engine.query(q, fast=True)
+        engine.query(q, depth="fast")
     prof.disable()
     buf = io.StringIO()
     pstats.Stats(prof, stream=buf).sort_stats("cumulative").print_stats(30)
@@ -255,17 +255,17 @@ def main(argv: list[str] | None = None) -> int:
         out["queries"] = len(queries)
         for q in queries[:5]:  # warm: model, vector matrix, SQLite pages
             engine.query(q)
-            engine.query(q, fast=True)
+            engine.query(q, depth="fast")
             engine.vsearch(q)
         lat = {
-            "fast": time_calls(lambda q: engine.query(q, fast=True), queries),
+            "fast": time_calls(lambda q: engine.query(q, depth="fast"), queries),
             "default": time_calls(lambda q: engine.query(q), queries),
-            "bm25_only": time_calls(lambda q: engine.query(q, fast=True, lexical_only=True), queries),
+            "bm25_only": time_calls(lambda q: engine.query(q, depth="fast", lexical_only=True), queries),
             "vsearch": time_calls(lambda q: engine.vsearch(q), queries),
         }
         out["latency"] = lat
         out["stage_median_ms"] = {
-            "fast": stage_medians(engine, queries, fast=True),
+            "fast": stage_medians(engine, queries, depth="fast"),
             "default": stage_medians(engine, queries),
         }
         out["memory"] = {"rss_mb": proc_status_mb("VmRSS"), "hwm_mb": proc_status_mb("VmHWM")}

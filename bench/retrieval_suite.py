@@ -8,9 +8,9 @@ what a user gets from the engine:
 * ``fts-or``: the floor. A plain SQLite FTS5 table (default ``unicode61`` tokenizer) over title and
   body of the same files, the query's words OR-ed, ranked by ``bm25()``; nothing of gno;
 * ``search``: ``engine.search(q)`` (rung 1, what ``gno search`` returns);
-* ``bm25``: the BM25 leg of ``gno query`` (``query(q, lexical_only=True, fast=True)``);
+* ``bm25``: the BM25 leg of ``gno query`` (``query(q, lexical_only=True, depth="fast")``);
 * ``vsearch``: ``engine.vsearch(q)`` (the embedder alone);
-* ``fast``: ``query(q, fast=True)`` (fusion only);
+* ``fast``: ``query(q, depth="fast")`` (fusion only);
 * ``no-graph``: ``query(q, graph=False)``;
 * ``query``: ``query(q)``, the default.
 
@@ -449,9 +449,10 @@ def run_mode(engine: Any, fts: PlainFts, corpus: Corpus, mode: str, queries: lis
         elif mode == "vsearch":
             res = engine.vsearch(q.text, collection=c, limit=K)
         elif mode == "bm25":
-            res = engine.query(q.text, collection=c, limit=K, lexical_only=True, fast=True)
+            res = engine.query(q.text, collection=c, limit=K, lexical_only=True, depth="fast")
         else:
-            res = engine.query(q.text, collection=c, limit=K, fast=mode == "fast", graph=mode != "no-graph")
+            depth = "fast" if mode == "fast" else "balanced"
+            res = engine.query(q.text, collection=c, limit=K, depth=depth, graph=mode != "no-graph")
         return [corpus.key_of(h.collection, h.rel_path) for h in res.results]
 
     per: dict[str, list[float]] = {"ndcg": [], "mrr": [], "recall": [], "hit": []}

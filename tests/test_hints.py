@@ -139,7 +139,7 @@ def test_without_hints_every_result_is_as_before_and_with_them_hits_carry_them(e
         return [
             _dumped(engine.search("deploy")),
             _dumped(engine.query("how do we deploy")),
-            _dumped(engine.query("rollback", lexical_only=True, fast=True)),
+            _dumped(engine.query("rollback", lexical_only=True, depth="fast")),
         ]
 
     before = calls()

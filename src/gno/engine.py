@@ -13,7 +13,7 @@ from __future__ import annotations
 import _thread
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from gno import config_snapshot
 from gno.errors import ConflictError, ErrorCode, ValidationError, from_exception, unknown_collection
@@ -63,7 +63,7 @@ if TYPE_CHECKING:
         SyncCollectionResult,
         SyncResult,
     )
-    from gno.retrieve.hybrid import HybridRetriever, QueryOptions, QueryRun
+    from gno.retrieve.hybrid import Depth, HybridRetriever, QueryOptions, QueryRun
     from gno.retrieve.semantic import Semantic
     from gno.settings import Settings
     from gno.store import documents as docs
@@ -616,8 +616,7 @@ class Engine:
         min_score: float = 0.0,
         tags_any: Sequence[str] = (),
         tags_all: Sequence[str] = (),
-        fast: bool = False,
-        thorough: bool = False,
+        depth: Depth = "balanced",
         graph: bool = True,
         candidate_limit: int | None = None,
         full: bool = False,
@@ -628,7 +627,7 @@ class Engine:
         from gno.hints import attach
 
         check_query(query, limit, min_score)
-        opts = self._query_options(limit, min_score, fast, thorough, graph, candidate_limit, full)
+        opts = self._query_options(limit, min_score, depth, graph, candidate_limit, full)
         opts.lexical_only, opts.hints = lexical_only, self.hints()
         run = self.retriever().run(query, self.doc_filter(collection, tags_any, tags_all), opts)
         if explain:
@@ -656,15 +655,14 @@ class Engine:
         limit: int = 10,
         tags_any: Sequence[str] = (),
         tags_all: Sequence[str] = (),
-        fast: bool = False,
-        thorough: bool = False,
+        depth: Depth = "balanced",
         graph: bool = True,
         candidate_limit: int | None = None,
     ) -> DiagnoseResult:
         from gno.retrieve.diagnose import diagnose
 
         check_query(query, limit, 0.0)
-        opts = self._query_options(limit, 0.0, fast, thorough, graph, candidate_limit, False)
+        opts = self._query_options(limit, 0.0, depth, graph, candidate_limit, False)
         f = self.doc_filter(collection, tags_any, tags_all)
         return diagnose(self.retriever(), self.config.chunking, query, target, f, opts)
 
@@ -672,19 +670,13 @@ class Engine:
     def _query_options(
         limit: int,
         min_score: float,
-        fast: bool,
-        thorough: bool,
+        depth: Depth,
         graph: bool,
         candidate_limit: int | None,
         full: bool,
     ) -> QueryOptions:
         from gno.retrieve.hybrid import QueryOptions
 
-        if fast and thorough:
-            raise ValidationError("--fast and --thorough exclude each other")
-        if candidate_limit is not None and not 1 <= candidate_limit <= 200:
-            raise ValidationError("candidate limit must be between 1 and 200")
-        depth: Literal["fast", "balanced", "thorough"] = "fast" if fast else "thorough" if thorough else "balanced"
         return QueryOptions(
             limit=limit,
             candidate_limit=candidate_limit,
@@ -798,7 +790,7 @@ class Engine:
         verify: bool = False,
         budget_tokens: int = 12000,
         collection: str | None = None,
-        depth: str = "balanced",
+        depth: Depth = "balanced",
     ) -> AskResult:
         from gno.evidence.ask import ask
 

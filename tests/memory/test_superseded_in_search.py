@@ -54,7 +54,7 @@ def test_query_and_vsearch_mark_it_too(mem: MemEnv, cli: Cli) -> None:
     mem.engine._config = None
     old, new = _supersede(mem)
     mem.engine.embed()
-    for hits in (mem.engine.query("standup room", fast=True).results, mem.engine.vsearch("standup room").results):
+    for hits in (mem.engine.query("standup room", depth="fast").results, mem.engine.vsearch("standup room").results):
         marks = _marks(hits)  # the vector leg adds other notes: only the replaced fact is marked
         assert marks[old] == new and marks[new] is None
         assert {u for u, m in marks.items() if m} == {old}

@@ -159,7 +159,7 @@ def test_fusion_rank_is_taken_before_graph_expansion(linked: Engine) -> None:
     d = linked.diagnose("outage migration canary", "kb/remediation.md", limit=1)
     st = by_name(d)
     assert st["fusion"].rank is not None and st["graph"].rank is not None
-    run = linked.query("outage migration canary", fast=True)  # fast = fusion alone
+    run = linked.query("outage migration canary", depth="fast")  # fast = fusion alone
     assert [h.rel_path for h in run.results].index("remediation.md") + 1 == st["fusion"].rank
 
 
@@ -210,7 +210,7 @@ def test_bm25_only_fusion_source_count_is_one(build: Build) -> None:
 
 
 def test_fast_diagnosis_skips_graph_and_rescore(linked: Engine) -> None:
-    st = by_name(linked.diagnose("outage", "kb/reviews.md", fast=True))
+    st = by_name(linked.diagnose("outage", "kb/reviews.md", depth="fast"))
     assert [(st[n].status, st[n].drop_reason, st[n].reason) for n in ("graph", "rescore")] == [
         ("skipped", "skipped", "--fast"),
         ("skipped", "skipped", "--fast"),

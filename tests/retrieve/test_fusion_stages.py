@@ -72,7 +72,7 @@ def test_rare_exact_match_that_is_bm25_first_stays_in_the_top_3(build: Build) ->
 
 def test_fusion_trace_is_taken_before_the_graph(build: Build) -> None:
     e: Engine = build({"kb": _hub_vault()})
-    fast = [h.rel_path for h in e.query("widgets subject3", fast=True, limit=20).results]
+    fast = [h.rel_path for h in e.query("widgets subject3", depth="fast", limit=20).results]
     d = e.diagnose("widgets subject3", "kb/hub.md", limit=20)
     fusion = next(s for s in d.stages if s.name == "fusion")
     graph = next(s for s in d.stages if s.name == "graph")

@@ -12,7 +12,7 @@ QUERY = "release script for the desktop windows app"
 
 
 def _order(e: Engine) -> list[str]:
-    return [h.rel_path for h in e.query(QUERY, limit=5, fast=True).results]
+    return [h.rel_path for h in e.query(QUERY, limit=5, depth="fast").results]
 
 
 def test_a_hint_that_speaks_of_the_query_lifts_its_scope_and_a_shared_one_moves_nothing(build: Build) -> None:
@@ -22,7 +22,7 @@ def test_a_hint_that_speaks_of_the_query_lifts_its_scope_and_a_shared_one_moves_
     e.context_add("/", "Notes about desktop windows apps and release scripts")  # every candidate shares it
     assert _order(e) == plain
     e.context_add("gno://kb/gui", "Desktop windows app: the graphical client")
-    hinted = e.query(QUERY, limit=5, fast=True, explain=True)
+    hinted = e.query(QUERY, limit=5, depth="fast", explain=True)
     assert [h.rel_path for h in hinted.results][:2] == ["gui/release.md", "cli/release.md"]
     assert hinted.explain is not None
     stage = next(s for s in hinted.explain.stages if s.name == "hints")

@@ -40,7 +40,7 @@ def test_hybrid_beats_bm25_where_the_query_words_are_not_in_the_relevant_doc(tec
     bm25_rr: dict[str, float] = {}
     hybrid_rr: dict[str, float] = {}
     for q, want in TECH_QUERIES.items():
-        bm25 = [h.rel_path for h in tech.query(q, lexical_only=True, fast=True).results]
+        bm25 = [h.rel_path for h in tech.query(q, lexical_only=True, depth="fast").results]
         hybrid = [h.rel_path for h in tech.query(q).results]
         bm25_rr[q], hybrid_rr[q] = rr(bm25, want), rr(hybrid, want)
         assert hybrid_rr[q] >= bm25_rr[q], (q, bm25, hybrid)
@@ -79,7 +79,7 @@ def test_explain_stage_names_and_statuses_for_each_depth(linked: Engine) -> None
         return [(s.name, s.status) for s in x.stages]
 
     assert stages() == [(n, "active") for n in STAGES]
-    fast = linked.query("outage", fast=True, explain=True).explain
+    fast = linked.query("outage", depth="fast", explain=True).explain
     assert fast is not None and (fast.depth, fast.candidate_limit) == ("fast", 20)
     assert [(s.name, s.status, s.reason) for s in fast.stages if s.name != "fusion"] == [
         ("bm25", "active", None),
@@ -91,7 +91,7 @@ def test_explain_stage_names_and_statuses_for_each_depth(linked: Engine) -> None
     ]
     fusion = next(s for s in fast.stages if s.name == "fusion")
     assert fusion.status == "active" and fusion.reason is not None and fusion.reason.startswith("vector weight")
-    thorough = linked.query("outage", thorough=True, explain=True).explain
+    thorough = linked.query("outage", depth="thorough", explain=True).explain
     assert thorough is not None and (thorough.depth, thorough.candidate_limit) == ("thorough", 40)
     assert [s.name for s in thorough.stages] == [
         "bm25",
@@ -146,7 +146,7 @@ def test_fast_skips_graph_and_rescore(linked: Engine) -> None:
     run = linked.retriever().run("outage", DocFilter(), QueryOptions(depth="fast"))
     by = {s.name: s for s in run.stages}
     assert (by["graph"].status, by["rescore"].status) == ("skipped", "skipped")
-    res = linked.query("outage", fast=True)
+    res = linked.query("outage", depth="fast")
     assert all("graph" not in (h.sources or []) for h in res.results)
     # fast = RRF of the two legs only: its order is the fusion order
     assert [h.docid for h in res.results] == [
@@ -166,7 +166,7 @@ def test_graph_expansion_brings_in_linked_documents(linked: Engine) -> None:
         ("kb", "reviews.md", ["graph"]),
         ("side", "side.md", ["graph"]),
     ]
-    assert [h.rel_path for h in linked.query("outage", lexical_only=True, fast=True).results] == ["incident.md"]
+    assert [h.rel_path for h in linked.query("outage", lexical_only=True, depth="fast").results] == ["incident.md"]
     assert [h.rel_path for h in linked.query("outage", lexical_only=True, graph=False).results] == ["incident.md"]
     hybrid = linked.query("outage")
     graph_hits = [h.rel_path for h in hybrid.results if "graph" in (h.sources or [])]
@@ -223,7 +223,7 @@ def test_collection_filter_sets_meta_collection(linked: Engine) -> None:
 
 @pytest.mark.parametrize(
     "kw",
-    [{}, {"fast": True}, {"thorough": True}, {"lexical_only": True}, {"graph": False}],
+    [{}, {"depth": "fast"}, {"depth": "thorough"}, {"lexical_only": True}, {"graph": False}],
 )
 @pytest.mark.parametrize("q", ["outage", "kafka", "postgresql replicas", "rollback"])
 def test_scores_are_normalised_to_0_1_and_sorted(linked: Engine, kw: dict[str, bool], q: str) -> None:
@@ -248,9 +248,6 @@ def test_limit_and_min_score(linked: Engine) -> None:
 @pytest.mark.parametrize(
     ("kw", "code"),
     [
-        ({"fast": True, "thorough": True}, ErrorCode.VALIDATION),
-        ({"candidate_limit": 0}, ErrorCode.VALIDATION),
-        ({"candidate_limit": 201}, ErrorCode.VALIDATION),
         ({"limit": 0}, ErrorCode.VALIDATION),
         ({"min_score": -0.1}, ErrorCode.VALIDATION),
     ],
@@ -259,6 +256,19 @@ def test_invalid_options(tech: Engine, kw: dict[str, object], code: ErrorCode) -
     with pytest.raises(GnoError) as ei:
         tech.query("kafka", **kw)  # type: ignore[arg-type]
     expect_code(ei.value, code)
+
+
+@pytest.mark.parametrize(
+    "body", [{"candidateLimit": 0}, {"candidateLimit": 201}, {"depth": "deep"}, {"depth": "fast", "limit": 101}]
+)
+def test_the_request_model_holds_the_bounds(body: dict[str, object]) -> None:
+    """Bounds live once, in the request every surface parses; the engine takes what it was given."""
+    from gno.contract.base import parse
+    from gno.contract.retrieve import QueryRequest
+
+    with pytest.raises(GnoError) as ei:
+        parse(QueryRequest, {"query": "kafka", **body})
+    expect_code(ei.value, ErrorCode.VALIDATION)
 
 
 def test_empty_query_is_invalid(tech: Engine, cli: Cli) -> None:
@@ -296,7 +306,7 @@ def test_lexical_only_skips_the_vector_leg(linked: Engine) -> None:
         ("assembly", "active"),
     ]
     assert next(s for s in x.stages if s.name == "vector").reason == "lexical only"
-    hits = linked.query("kafka", lexical_only=True, fast=True).results
+    hits = linked.query("kafka", lexical_only=True, depth="fast").results
     assert {h.rel_path for h in hits} == {"kafka.md", "kafka-ops.md"}
     assert all(h.sources == ["bm25"] for h in hits)
 
@@ -311,7 +321,7 @@ def test_skip_reasons_name_the_real_cause(linked: Engine) -> None:
 
 
 def test_feedback_terms_do_not_include_front_matter_keys(linked: Engine) -> None:
-    x = linked.query("outage", thorough=True, explain=True).explain
+    x = linked.query("outage", depth="thorough", explain=True).explain
     assert x is not None
     fb = next(s for s in x.stages if s.name == "feedback")
     assert fb.reason is not None
@@ -338,7 +348,7 @@ def test_minilm_finds_rollback_for_a_paraphrase(engine: Engine) -> None:
     assert res.results[0].rel_path == "rollback.md"
     assert [h.rel_path for h in engine.vsearch("how do I undo a release", limit=1).results] == ["rollback.md"]
     # no word in common: BM25 finds nothing, the model still ranks rollback first
-    assert engine.query("restoring the previous version", lexical_only=True, fast=True).results == []
+    assert engine.query("restoring the previous version", lexical_only=True, depth="fast").results == []
     para = engine.query("restoring the previous version")
     assert (para.results[0].rel_path, para.results[0].sources) == ("rollback.md", ["vector"])
     esp = engine.query("espresso")

@@ -6,7 +6,7 @@ One limit for every surface: 1..`MAX_LIMIT` hits, 10 by default. `depth` replace
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pydantic import Field
 
@@ -37,10 +37,6 @@ class DepthOptions(Request):
         None, ge=1, le=MAX_CANDIDATES, description="Candidates re-scored (default 20; 40 thorough)."
     )
 
-    def depth_fields(self) -> dict[str, Any]:
-        """The fields with `depth` as the engine's `fast`/`thorough` pair."""
-        return {**self.fields("depth"), "fast": self.depth == "fast", "thorough": self.depth == "thorough"}
-
 
 class SearchRequest(HitOptions):
     """Exact (BM25) search with cited spans. Rung 1 of the ladder."""
@@ -62,7 +58,7 @@ class QueryRequest(HitOptions, DepthOptions):
     explain: bool = Field(False, description="Attach stage timings and ranks (`explain`).")
 
     def run(self, engine: Engine, ctx: CallContext) -> SearchResult:
-        return engine.query(**self.depth_fields())
+        return engine.query(**self.fields())
 
 
 class DiagnoseRequest(TagFilter, DepthOptions):
@@ -73,4 +69,4 @@ class DiagnoseRequest(TagFilter, DepthOptions):
     limit: int = Field(DEFAULT_LIMIT, ge=1, le=MAX_LIMIT, description="Result depth the target must reach.")
 
     def run(self, engine: Engine, ctx: CallContext) -> DiagnoseResult:
-        return engine.diagnose(**self.depth_fields())
+        return engine.diagnose(**self.fields())

@@ -27,6 +27,7 @@ from gno.models import AskCitation, AskClaim, AskResult, AskVerification, Capsul
 
 if TYPE_CHECKING:
     from gno.config import GnoConfig
+    from gno.retrieve.hybrid import Depth
 
 QUESTION_COVERAGE = 0.75
 ABSTAIN_TEXT = "The answer cannot be provided as verified from the evidence in this Capsule."
@@ -79,7 +80,7 @@ def ask(
     verify: bool = False,
     budget_tokens: int = 12000,
     collection: str | None = None,
-    depth: str = "balanced",
+    depth: Depth = "balanced",
 ) -> AskResult:
     if not question or not question.strip():
         raise ValidationError("ask needs a question")

@@ -34,7 +34,7 @@ from gno.models import Capsule
 from gno.store import documents as docs
 
 if TYPE_CHECKING:
-    from gno.retrieve.hybrid import HybridQuery
+    from gno.retrieve.hybrid import Depth, HybridQuery
     from gno.retrieve.semantic import Semantic
     from gno.settings import Settings
 
@@ -67,7 +67,7 @@ class CapsuleRequest:
     uri_prefix: str | None = None
     tags_any: tuple[str, ...] = ()
     tags_all: tuple[str, ...] = ()
-    depth: str = "balanced"  # fast | balanced | thorough
+    depth: Depth = "balanced"
     graph: bool = True
     limit: int = MAX_EVIDENCE
 
@@ -114,8 +114,7 @@ def build_capsule(source: CapsuleSource, req: CapsuleRequest) -> Capsule:
         limit=max(req.limit, 10),
         tags_any=req.tags_any,
         tags_all=req.tags_all,
-        fast=req.depth == "fast",
-        thorough=req.depth == "thorough",
+        depth=req.depth,
         graph=req.graph,
         candidate_limit=80 if req.depth == "thorough" else 40,
     )

@@ -92,7 +92,7 @@ def run_bench(
             }
             t = time.perf_counter()
             if mode == "bm25":
-                res = search.query(q["query"], collection=coll, limit=top_k, fast=True, lexical_only=True)
+                res = search.query(q["query"], collection=coll, limit=top_k, depth="fast", lexical_only=True)
             elif mode == "vector":
                 res = search.vsearch(q["query"], collection=coll, limit=top_k)
             else:
@@ -100,7 +100,7 @@ def run_bench(
                     q["query"],
                     collection=coll,
                     limit=top_k,
-                    fast=mode == "fast",
+                    depth="fast" if mode == "fast" else "balanced",
                     candidate_limit=candidate_limit,
                 )
             lat.append((time.perf_counter() - t) * 1000)
