@@ -6,6 +6,8 @@ Public API: `Engine` (in-process facade), the error tree (`GnoError` and subclas
 
 from __future__ import annotations
 
+from gno import version as _version
+
 TYPE_CHECKING = False  # typing itself is not imported: `gno --version` needs nothing at all
 if TYPE_CHECKING:
     from typing import Any
@@ -23,7 +25,7 @@ if TYPE_CHECKING:
     )
     from gno.sdk.client import Client
 
-__version__ = "0.1.0"
+__version__ = _version.__version__
 
 __all__ = [
     "AuthError",

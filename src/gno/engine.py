@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from gno.config import CollectionConfig, GnoConfig
+    from gno.doctor import DoctorResult
     from gno.evidence.capsule import CapsuleRequest
     from gno.evidence.graph_models import GraphResult
     from gno.hints import ContextAddResult, ContextCheckResult, ContextList, ContextRemoved, HintConfig
@@ -65,9 +66,12 @@ if TYPE_CHECKING:
     )
     from gno.retrieve.hybrid import Depth, HybridRetriever, QueryOptions, QueryRun
     from gno.retrieve.semantic import Semantic
+    from gno.retrieve.similar import SimilarResult
     from gno.settings import Settings
     from gno.store import documents as docs
     from gno.writes.capture import CaptureRequest
+    from gno.writes.rename import CollectionRenamed
+    from gno.writes.tags import TagsEditResult, TagsResult
 
 
 def _collection_info(c: CollectionConfig, count: int | None = None) -> CollectionInfo:
@@ -372,6 +376,14 @@ class Engine:
                 n = docs.deactivate_collection(conn, coll.name, now_iso())
         return CollectionRemoved(name=coll.name, removed_documents=n)
 
+    def collection_rename(self, name: str, new_name: str, *, lock_wait: float | None = None) -> CollectionRenamed:
+        from gno.writes.rename import rename_collection
+
+        try:
+            return rename_collection(self, name, new_name, lock_wait)
+        finally:
+            self._config = None
+
     # -- sync -----------------------------------------------------------------------------
     def update(
         self,
@@ -634,6 +646,21 @@ class Engine:
             run.result.explain = self._explain(run, opts)
         return attach(run.result, opts.hints)
 
+    def similar(
+        self, ref: str, *, limit: int = 5, threshold: float | None = None, cross_collection: bool = False
+    ) -> SimilarResult:
+        from gno.retrieve.similar import similar
+
+        row = self.resolve(ref)
+        return similar(
+            self.store, self.semantic, row, limit=limit, threshold=threshold, cross_collection=cross_collection
+        )
+
+    def doctor(self) -> DoctorResult:
+        from gno.doctor import run_doctor
+
+        return run_doctor(self)
+
     def bench(
         self,
         fixture: str,
@@ -813,6 +840,24 @@ class Engine:
         from gno.writes.edit import update_doc
 
         return update_doc(self, ref, content, expected_source_hash, lock_wait, request_id)
+
+    def tags(self, collection: str | None = None) -> TagsResult:
+        from gno.writes.tags import list_tags
+
+        return list_tags(self.store, self.collection(collection).name if collection else None)
+
+    def tags_edit(
+        self,
+        ref: str,
+        *,
+        add: Sequence[str] = (),
+        remove: Sequence[str] = (),
+        lock_wait: float | None = None,
+        request_id: str | None = None,
+    ) -> TagsEditResult:
+        from gno.writes.tags import edit_tags
+
+        return edit_tags(self, ref, list(add), list(remove), lock_wait, request_id)
 
     # -- memory -------------------------------------------------------------------------
     def remember(self, req: RememberRequest, *, semantic: bool = True) -> RememberResult:

@@ -79,6 +79,7 @@ class ErrorCode(StrEnum):
     CONFLICT = "CONFLICT"
     DUPLICATE = "DUPLICATE"
     CAPTURE_SYNC_FAILED = "CAPTURE_SYNC_FAILED"
+    TAG_INVALID = "TAG_INVALID"
     # memory contract
     MEMORY_TEXT_REQUIRED = "MEMORY_TEXT_REQUIRED"
     MEMORY_TEXT_TOO_LARGE = "MEMORY_TEXT_TOO_LARGE"
@@ -159,6 +160,7 @@ ERROR_TABLE: dict[ErrorCode, Mapping] = {
     ErrorCode.CONFLICT: Mapping(1, 409, "CONFLICT"),
     ErrorCode.DUPLICATE: Mapping(1, 409, "CONFLICT"),
     ErrorCode.CAPTURE_SYNC_FAILED: Mapping(2, 500, "RUNTIME"),
+    ErrorCode.TAG_INVALID: _V,
     ErrorCode.MEMORY_TEXT_REQUIRED: _V,
     ErrorCode.MEMORY_TEXT_TOO_LARGE: _V,
     ErrorCode.MEMORY_QUERY_REQUIRED: _V,
@@ -257,6 +259,10 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.CONFLICT: "The file changed since it was read (edit).",
     ErrorCode.DUPLICATE: "Capture target exists (`--collision-policy error`).",
     ErrorCode.CAPTURE_SYNC_FAILED: "Capture written but the index sync failed.",
+    ErrorCode.TAG_INVALID: (
+        "A tag that is not lowercase letters, digits, `-`, `.`, `/`, `_` starting with a letter or digit "
+        "(`gno tags add`/`rm`)."
+    ),
     ErrorCode.MEMORY_TEXT_REQUIRED: "Empty fact text.",
     ErrorCode.MEMORY_TEXT_TOO_LARGE: "Fact over 4096 bytes: use `gno capture`.",
     ErrorCode.MEMORY_QUERY_REQUIRED: "Empty recall query.",
@@ -279,8 +285,7 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.MEMORY_SYNC_FAILED: "Fact written, index sync failed: run `gno update`.",
     ErrorCode.MEMORY_QUERY_FAILED: "Recall retrieval failed.",
     ErrorCode.REQUEST_ID_INVALID: (
-        "A request ID that is not 1-128 of letters, digits, `. _ : -` (or given to a remember that "
-        "decides nothing)."
+        "A request ID that is not 1-128 of letters, digits, `. _ : -` (or given to a remember that decides nothing)."
     ),
     ErrorCode.REQUEST_ID_CONFLICT: "The request ID was already used for a different write: a new write needs a new ID.",
     ErrorCode.REQUEST_EXPIRED: "The request ID's outcome is past its 30-day retention.",

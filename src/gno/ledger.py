@@ -41,7 +41,7 @@ REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
 RETENTION = timedelta(days=30)
 MAX_ROWS = 100_000
 
-Operation = Literal["capture", "remember", "document.update"]
+Operation = Literal["capture", "remember", "document.update", "document.tags"]
 
 
 class RequestPointer(GnoModel):

@@ -33,7 +33,7 @@ STALE_HASH = "0" * 64
 MISSING_FACT = "gno://memory/facts/2020-01-01/mem-0000000000000000.md"
 
 NO_CLI_EDIT = "no CLI command edits a note (update_doc is REST/SDK only)"
-NO_MCP_EDIT = "no MCP tool edits a note (the write set is gno_remember, gno_capture, gno_update)"
+NO_MCP_EDIT = "no MCP tool replaces a note's content (update_doc is REST/SDK only; MCP edits only tags)"
 DECISION_CLI = "`--decision` is a click.Choice(add|supersede): a bad value is a usage error before the engine"
 MCP_ONLY_GATE = "the write gate (--enable-write) exists on MCP only"
 
@@ -207,6 +207,34 @@ CASES: list[Case] = [
         {"ref": "#0badc0de", "content": "# Nope\n", "expected_source_hash": STALE_HASH},
         skip={"cli": NO_CLI_EDIT, "mcp": NO_MCP_EDIT},
     ),
+    # the vault: similar, tags, collection rename
+    Case("similar", ErrorCode.VECTORS_UNAVAILABLE, {"ref": "notes/deploy.md"}),
+    Case("similar", ErrorCode.NOT_FOUND, {"ref": "notes/missing.md"}),
+    Case("tags_add", ErrorCode.TAG_INVALID, {"ref": "notes/deploy.md", "tags": ["Bad Tag"]}),
+    Case("tags_rm", ErrorCode.TAG_INVALID, {"ref": "notes/deploy.md", "tags": ["#"]}),
+    Case("tags_add", ErrorCode.NOT_FOUND, {"ref": "notes/missing.md", "tags": ["ops"]}),
+    Case(
+        "tags_add",
+        ErrorCode.WRITE_DISABLED,
+        {"ref": "notes/deploy.md", "tags": ["ops"]},
+        read_only_mcp=True,
+        skip=dict.fromkeys(("cli", "rest", "sdk_local", "sdk_remote"), MCP_ONLY_GATE),
+    ),
+    Case("collection_rename", ErrorCode.COLLECTION_EXISTS, {"collection": "notes", "new_name": "memory"}),
+    Case("collection_rename", ErrorCode.COLLECTION_NOT_FOUND, {"collection": "nope", "new_name": "fresh"}),
+    Case(
+        "collection_rename",
+        ErrorCode.VALIDATION,
+        {"collection": "notes", "new_name": "Not A Name!"},
+        label="bad-name",
+    ),
+    Case(
+        "collection_rename",
+        ErrorCode.WRITE_DISABLED,
+        {"collection": "notes", "new_name": "fresh"},
+        read_only_mcp=True,
+        skip=dict.fromkeys(("cli", "rest", "sdk_local", "sdk_remote"), MCP_ONLY_GATE),
+    ),
 ]
 
 
@@ -309,6 +337,12 @@ def _cli_args(capability: str, a: dict[str, Any], tmp: Path) -> list[str]:
     if capability in ("context_add", "context_rm"):
         text = [a["text"]] if a.get("text") is not None else []
         return ["context", capability.removeprefix("context_"), "--json", "--", a["scope"], *text]
+    if capability == "similar":
+        return ["similar", "--json", "--", a["ref"]]
+    if capability in ("tags_add", "tags_rm"):
+        return ["tags", capability.removeprefix("tags_"), "--json", "--", a["ref"], *a["tags"]]
+    if capability == "collection_rename":
+        return ["collection", "rename", "--json", "--", a["collection"], a["new_name"]]
     raise AssertionError(f"no CLI for {capability}")
 
 

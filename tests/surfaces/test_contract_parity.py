@@ -153,7 +153,16 @@ def test_a_lost_update_by_the_docid_that_was_read_is_a_conflict(
 
 def test_the_write_set_is_listed_only_with_enable_write(mcp_rw: McpDriver, mcp_ro: McpDriver) -> None:
     read = {"gno_search", "gno_get", "gno_multi_get", "gno_ls", "gno_status", "gno_recall"}
-    write = {"gno_remember", "gno_capture", "gno_update", "gno_context_add", "gno_context_rm"}
+    write = {
+        "gno_remember",
+        "gno_capture",
+        "gno_update",
+        "gno_context_add",
+        "gno_context_rm",
+        "gno_tags_add",
+        "gno_tags_rm",
+        "gno_collection_rename",
+    }
     ro, rw = set(mcp_ro.list_tools()), set(mcp_rw.list_tools())
     assert read <= ro and not ro & write
     assert read | write <= rw

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         StatusResult,
         SyncResult,
     )
+    from gno.writes.rename import CollectionRenamed
 
 
 memory_option = click.option(
@@ -150,6 +151,33 @@ def collection_list(ctx: click.Context, as_json: bool) -> None:
             _render_coll(c)
 
     invoke(ctx, as_json, "collections", {}, render)
+
+
+@collection.command("rename")
+@click.argument("collection", metavar="NAME")
+@click.argument("new_name", metavar="NEW_NAME")
+@lock_wait_option
+@no_wait_option
+@json_option
+@click.pass_context
+def collection_rename(
+    ctx: click.Context, collection: str, new_name: str, lock_wait: str | None, no_wait: bool, as_json: bool
+) -> None:
+    """Rename collection NAME to NEW_NAME without re-reading its files.
+
+    Its gno:// URIs, the change journal and memory facts' references follow; notes whose front
+    matter still names the old URIs are listed (gno does not edit them).
+    """
+
+    def render(r: CollectionRenamed) -> None:
+        click.echo(f"Renamed collection {r.old_name} → {r.new_name}: {r.documents} documents, no file re-read")
+        if r.rewritten_facts:
+            click.echo(f"  {len(r.rewritten_facts)} memory facts now reference gno://{r.new_name}/")
+        for uri in r.stale_references:
+            click.echo(f"  still names gno://{r.old_name}/: {shown(uri)}")
+
+    fields = {"collection": collection, "new_name": new_name}
+    invoke(ctx, as_json, "collection_rename", fields, render, lock_wait=lock_wait, no_wait=no_wait)
 
 
 @collection.command("remove")

@@ -204,6 +204,7 @@ COMMAND_MODULES: dict[str, str] = {
     "daemon": "commands_daemon",
     "completion": "commands_completion",
     "graph": "commands_graph",
+    **dict.fromkeys(("similar", "tags", "doctor"), "commands_vault"),
 }
 
 

@@ -84,6 +84,7 @@ _REQUEST = (
 )
 _REF = (E.NOT_FOUND, E.INVALID_REF)
 _QUERY = (E.INVALID_QUERY, E.COLLECTION_NOT_FOUND)
+_TAG_EDIT = (*_REF, E.TAG_INVALID, E.CONFLICT)
 
 
 @dataclass(frozen=True)
@@ -355,6 +356,56 @@ CAPABILITIES: tuple[Capability, ...] = (
         (E.COLLECTION_NOT_FOUND,),
     ),
     Capability(
+        "similar",
+        "vault:SimilarRequest",
+        "gno.retrieve.similar:SimilarResult",
+        ("GET", "/api/similar"),
+        "similar",
+        "read",
+        (*_REF, E.VECTORS_UNAVAILABLE, E.VECTORS_STALE),
+    ),
+    Capability(
+        "tags",
+        "vault:TagsRequest",
+        "gno.writes.tags:TagsResult",
+        ("GET", "/api/tags"),
+        "tags list",
+        "read",
+        (E.COLLECTION_NOT_FOUND,),
+        tool="gno_list_tags",
+    ),
+    Capability(
+        "tags_add",
+        "vault:TagsAddRequest",
+        "gno.writes.tags:TagsEditResult",
+        ("POST", "/api/tags/add"),
+        "tags add",
+        "write",
+        (*_TAG_EDIT, *_REQUEST),
+        write=True,
+    ),
+    Capability(
+        "tags_rm",
+        "vault:TagsRmRequest",
+        "gno.writes.tags:TagsEditResult",
+        ("POST", "/api/tags/rm"),
+        "tags rm",
+        "write",
+        (*_TAG_EDIT, *_REQUEST),
+        write=True,
+    ),
+    Capability("doctor", "vault:DoctorRequest", "gno.doctor:DoctorResult", ("GET", "/api/doctor"), "doctor", "read"),
+    Capability(
+        "collection_rename",
+        "vault:CollectionRenameRequest",
+        "gno.writes.rename:CollectionRenamed",
+        ("POST", "/api/collections/{collection}/rename"),
+        "collection rename",
+        "write",
+        (E.COLLECTION_NOT_FOUND, E.COLLECTION_EXISTS),
+        write=True,
+    ),
+    Capability(
         "ask",
         "evidence:AskRequest",
         _M + "AskResult",
@@ -376,8 +427,11 @@ def in_profile(cap: Capability, profile: str) -> bool:
 
 
 #: capabilities a surface does not offer, and why (the contract test reads these)
-NO_CLI = {"update_doc": "edit the file itself (editor, Web UI); the CLI has no edit command"}
-NO_MCP = {"update_doc": "agents edit notes in their own editor; MCP writes are remember, capture, update"}
+NO_CLI = {"update_doc": "edit the file itself (editor, Web UI); the CLI edits only tags (`gno tags add/rm`)"}
+NO_MCP = {
+    "update_doc": "agents edit notes in their own editor; MCP writes are remember, capture, update, tags and "
+    "collection rename"
+}
 
 BY_NAME = {c.name: c for c in CAPABILITIES}
 BY_TOOL = {c.tool_name: c for c in CAPABILITIES if c.tool_name}

@@ -16,103 +16,21 @@ import os
 import signal
 import subprocess
 import time
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
-from typing import Any, Literal
 
 from filelock import FileLock, Timeout
 
 from gno.config import Settings
 from gno.errors import ErrorCode, make_error
-from gno.models import GnoModel
-
-Kind = Literal["daemon", "serve"]
-KINDS: tuple[Kind, ...] = ("daemon", "serve")
-
-
-class ResidentStatus(GnoModel):
-    """What `gno daemon --status` (and `--stop`, `--detach`) report."""
-
-    running: bool
-    kind: str | None = None
-    pid: int | None = None
-    index: str | None = None
-    started_at: str | None = None
-    log_file: str | None = None
-    pid_file: str | None = None
-    url: str | None = None
-    stopped: bool | None = None
-
-
-@dataclass(frozen=True)
-class ResidentPaths:
-    lock: Path
-    pid_file: Path
-    log_file: Path
-
-
-def resident_paths(
-    settings: Settings, kind: Kind, pid_file: str | None = None, log_file: str | None = None
-) -> ResidentPaths:
-    data = settings.data_dir
-    return ResidentPaths(
-        lock=data / "resident.lock",
-        pid_file=Path(pid_file).expanduser() if pid_file else data / f"{kind}.pid",
-        log_file=Path(log_file).expanduser() if log_file else data / f"{kind}.log",
-    )
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _read_pid_file(path: Path) -> dict[str, Any] | None:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) and isinstance(data.get("pid"), int) else None
-
-
-def _lock_held(lock_path: Path) -> bool:
-    if not lock_path.exists():
-        return False
-    probe = FileLock(str(lock_path), is_singleton=False)
-    try:
-        probe.acquire(timeout=0)
-    except Timeout:
-        return True
-    probe.release()
-    return False
-
-
-def current_owner(settings: Settings, pid_file: str | None = None) -> ResidentStatus:
-    """The live resident owner of the data directory, if any (stale pid files are ignored)."""
-    candidates = [resident_paths(settings, k, pid_file if pid_file else None) for k in KINDS]
-    if pid_file:
-        candidates = candidates[:1]
-    for paths in candidates:
-        info = _read_pid_file(paths.pid_file)
-        if info is None or not alive(int(info["pid"])) or not _lock_held(paths.lock):
-            continue
-        return ResidentStatus(
-            running=True,
-            kind=str(info.get("kind") or ""),
-            pid=int(info["pid"]),
-            index=info.get("index"),
-            started_at=info.get("startedAt"),
-            log_file=info.get("logFile"),
-            pid_file=str(paths.pid_file),
-            url=info.get("url"),
-        )
-    return ResidentStatus(running=False)
+from gno.resident_state import KINDS as KINDS
+from gno.resident_state import Kind as Kind
+from gno.resident_state import ResidentPaths as ResidentPaths
+from gno.resident_state import ResidentStatus as ResidentStatus
+from gno.resident_state import alive as alive
+from gno.resident_state import current_owner as current_owner
+from gno.resident_state import lock_held, read_pid_file
+from gno.resident_state import resident_paths as resident_paths
+from gno.version import __version__
 
 
 class ResidentOwner:
@@ -145,6 +63,7 @@ class ResidentOwner:
             "startedAt": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
             "logFile": str(self.paths.log_file),
             "url": self.url,
+            "version": __version__,
         }
         tmp = self.paths.pid_file.with_name(self.paths.pid_file.name + ".tmp")
         tmp.parent.mkdir(parents=True, exist_ok=True)
@@ -153,7 +72,7 @@ class ResidentOwner:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        info = _read_pid_file(self.paths.pid_file)
+        info = read_pid_file(self.paths.pid_file)
         if info is not None and info.get("pid") == os.getpid():
             with contextlib.suppress(OSError):
                 self.paths.pid_file.unlink()
@@ -177,7 +96,7 @@ def stop_owner(settings: Settings, pid_file: str | None = None, timeout_s: float
     deadline = time.monotonic() + timeout_s
     lock = resident_paths(settings, "daemon").lock
     while time.monotonic() < deadline:
-        if not alive(owner.pid) or not _lock_held(lock):
+        if not alive(owner.pid) or not lock_held(lock):
             return owner.model_copy(update={"running": False, "stopped": True})
         time.sleep(0.05)
     raise make_error(
@@ -193,7 +112,7 @@ def wait_for_owner(
     """After `--detach`: wait until the child owns the data directory (or died)."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        info = _read_pid_file(paths.pid_file)
+        info = read_pid_file(paths.pid_file)
         if info is not None and info.get("pid") == proc.pid:
             return current_owner(settings, str(paths.pid_file))
         if proc.poll() is not None:

@@ -106,7 +106,14 @@ def _locate_tokenizer() -> Path:
     )
 
 
-def _sha256_file(path: Path) -> str:
+def model_files() -> list[tuple[Path, str | None]]:
+    """The files MiniLM runs from, each with the sha256 it must have (None: nothing pinned);
+    EmbedderUnavailable when the model package is not installed (`gno doctor` checks them)."""
+    model, expected = _locate_model()
+    return [(model, expected), (_locate_tokenizer(), TOKENIZER_SHA256 if VENDORED_TOKENIZER.is_file() else None)]
+
+
+def sha256_file(path: Path) -> str:
     h = hashlib.sha256()
     with path.open("rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
@@ -150,13 +157,13 @@ class MiniLMEmbedder:
         self._batch_size = batch_size
         self._max_length = max_length
         tokenizer_sha = (
-            TOKENIZER_SHA256 if self._tokenizer_path == VENDORED_TOKENIZER else _sha256_file(self._tokenizer_path)
+            TOKENIZER_SHA256 if self._tokenizer_path == VENDORED_TOKENIZER else sha256_file(self._tokenizer_path)
         )
         self._fingerprint = make_fingerprint(
             MODEL_ID,
             DIM,
             # The pinned hash of the packaged model (verified on load), else the file's own hash.
-            onnx_sha256=self._model_sha256 or _sha256_file(self._model_path),
+            onnx_sha256=self._model_sha256 or sha256_file(self._model_path),
             tokenizer_sha256=tokenizer_sha,
             max_length=max_length,
             pooling="mean",
@@ -220,7 +227,7 @@ class MiniLMEmbedder:
                     f"tokenizers is not installed or cannot be imported ({exc})", embedder=_NAME
                 ) from exc
             if self._model_sha256 is not None:
-                actual = _sha256_file(self._model_path)
+                actual = sha256_file(self._model_path)
                 if actual != self._model_sha256:
                     raise EmbedderUnavailable(
                         f"{self._model_path} is corrupt (sha256 {actual[:12]}..., expected "

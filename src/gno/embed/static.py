@@ -63,6 +63,13 @@ def _package_dir() -> Path:
     return Path(origin).resolve().parent
 
 
+def model_files() -> list[Path]:
+    """The weights and tokenizer files wordllama runs from (`gno doctor` checks them);
+    EmbedderUnavailable when the package is not installed."""
+    pkg = _package_dir()
+    return [pkg / "weights" / f"{CONFIG}_256.safetensors", pkg / "tokenizers" / TOKENIZER_FILE]
+
+
 def _import_wordllama() -> Any:
     """``import wordllama`` without letting it reconfigure the root logger."""
     root = logging.getLogger()
@@ -87,9 +94,8 @@ class WordLlamaEmbedder:
             raise ValueError(f"max_tokens must be >= 1, got {max_tokens}")
         if not module_available("tokenizers"):
             raise EmbedderUnavailable("tokenizers is not installed", embedder=_NAME, extra="semantic")
-        pkg = _package_dir()
-        weights = pkg / "weights" / f"{CONFIG}_256.safetensors"
-        tokenizer = pkg / "tokenizers" / TOKENIZER_FILE
+        weights, tokenizer = model_files()
+        pkg = weights.parent.parent
         for path in (weights, tokenizer):
             if not path.is_file():
                 raise EmbedderUnavailable(f"{path.name} is missing from the wordllama package at {pkg}", embedder=_NAME)

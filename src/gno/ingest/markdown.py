@@ -152,12 +152,14 @@ def _iso(v: Any) -> str | None:
     return None
 
 
-def _norm_tag(raw: str) -> str | None:
+def norm_tag(raw: str) -> str | None:
+    """A tag as the index stores it (NFC, lowercase, no leading `#`), or None when it is not one."""
     t = unicodedata.normalize("NFC", raw.strip().lstrip("#")).lower()
     return t if t and TAG_VALID_RE.match(t) else None
 
 
-def _fm_tags(fm: dict[str, Any]) -> list[str]:
+def frontmatter_tags(fm: dict[str, Any]) -> list[str]:
+    """The tags of a front matter mapping (`tags:` or `tag:`, a list or a comma/space separated string)."""
     raw = fm.get("tags", fm.get("tag"))
     items: list[Any]
     if isinstance(raw, str):
@@ -166,7 +168,7 @@ def _fm_tags(fm: dict[str, Any]) -> list[str]:
         items = raw
     else:
         return []
-    return [t for t in (_norm_tag(str(x)) for x in items if x is not None) if t]
+    return [t for t in (norm_tag(str(x)) for x in items if x is not None) if t]
 
 
 def _relations(fm: dict[str, Any]) -> list[tuple[str, str]]:
@@ -214,7 +216,7 @@ def parse_markdown(text: str, *, fallback_title: str) -> ParsedDoc:
     )
     seen_tags: set[str] = set()
     if fm:
-        for t in _fm_tags(fm):
+        for t in frontmatter_tags(fm):
             if t not in seen_tags:
                 seen_tags.add(t)
                 doc.tags.append((t, "frontmatter"))
@@ -253,7 +255,7 @@ def _inline_tags(doc: ParsedDoc, scan: str, seen_tags: set[str]) -> None:
     if "](" in scan:
         scan = MDLINK_RE.sub(lambda m: f" {m.group(1)} ", scan)
     for tm in TAG_RE.finditer(scan):
-        t = _norm_tag(tm.group(1) or tm.group(2))
+        t = norm_tag(tm.group(1) or tm.group(2))
         if t and not t.isdigit() and not _is_colour(t) and t not in seen_tags:
             seen_tags.add(t)
             doc.tags.append((t, "inline"))

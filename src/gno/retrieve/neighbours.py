@@ -30,7 +30,7 @@ def centroids(index: VectorIndex, docs: Sequence[tuple[int, str]]) -> tuple[list
     if not len(index) or not docs:
         return [], np.zeros((0, 0), np.float32)
     ids = index.mirror_ids
-    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])  # a mirror's chunks are contiguous rows
+    starts = index.content_runs()  # a mirror's chunks are contiguous rows
     sums = np.add.reduceat(index.matrix, starts, axis=0)
     norms = np.linalg.norm(sums, axis=1, keepdims=True)
     unit = (sums / np.where(norms == 0, 1, norms)).astype(np.float32)

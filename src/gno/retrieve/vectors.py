@@ -32,6 +32,7 @@ class VectorIndex:
     _mirror_pos: dict[str, int] = field(default_factory=dict)
     _rows: dict[tuple[str, int], int] = field(default_factory=dict)
     ann: Any = None  # an AnnIndex over the same rows, when one was built for this generation
+    _runs: Any = None  # first row of each content's run of chunk rows, made on first use (`content_runs`)
 
     @classmethod
     def load(cls, store: Store, fingerprint: str) -> VectorIndex:
@@ -76,6 +77,24 @@ class VectorIndex:
         top = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
         top = top[np.argsort(-scores[top], kind="stable")]
         return [(self.keys[i][0], self.keys[i][1], float(scores[i])) for i in top if np.isfinite(scores[i])]
+
+    def mirror_position(self, mirror_hash: str) -> int | None:
+        """The index of `mirror_hash` in `mirrors` and `content_runs()` (None: no vector of it here)."""
+        return self._mirror_pos.get(mirror_hash)
+
+    def content_runs(self) -> NDArray[np.intp]:
+        """The first row of each content's chunks (content i is `mirrors[i]`): rows are stored by
+        content then chunk, so each content's chunks are one run (`np.*.reduceat` boundaries)."""
+        if self._runs is None:
+            ids = self.mirror_ids
+            self._runs = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]]) if len(ids) else np.zeros(0, np.intp)
+        return self._runs  # type: ignore[no-any-return]
+
+    def rows_of(self, position: int) -> tuple[int, int]:
+        """[start, end) of the chunk rows of content `position`."""
+        runs = self.content_runs()
+        end = int(runs[position + 1]) if position + 1 < len(runs) else len(self.keys)
+        return int(runs[position]), end
 
     def vector_of(self, key: tuple[str, int]) -> NDArray[np.float32] | None:
         if not self._rows:

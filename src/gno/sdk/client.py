@@ -19,6 +19,7 @@ from gno.contract.base import parse
 from gno.models import GnoModel
 
 if TYPE_CHECKING:
+    from gno.doctor import DoctorResult
     from gno.evidence.graph_models import GraphResult
     from gno.hints import ContextAddResult, ContextCheckResult, ContextList, ContextRemoved
     from gno.ledger import RequestStatusResult
@@ -42,7 +43,10 @@ if TYPE_CHECKING:
         StatusResult,
         SyncResult,
     )
+    from gno.retrieve.similar import SimilarResult
     from gno.sdk.transports import Transport
+    from gno.writes.rename import CollectionRenamed
+    from gno.writes.tags import TagsEditResult, TagsResult
 
 
 def _plain(v: Any) -> Any:
@@ -205,3 +209,22 @@ class Client:
 
     def ask(self, question: str, **options: Any) -> AskResult:
         return cast("AskResult", self.call("ask", question=question, **options))
+
+    # -- the vault: similar, tags, doctor, collection rename ----------------------------------
+    def similar(self, ref: str, **options: Any) -> SimilarResult:
+        return cast("SimilarResult", self.call("similar", ref=ref, **options))
+
+    def tags(self, collection: str | None = None) -> TagsResult:
+        return cast("TagsResult", self.call("tags", collection=collection))
+
+    def tags_add(self, ref: str, tags: list[str], *, request_id: str | None = None) -> TagsEditResult:
+        return cast("TagsEditResult", self.call("tags_add", ref=ref, tags=tags, request_id=request_id))
+
+    def tags_rm(self, ref: str, tags: list[str], *, request_id: str | None = None) -> TagsEditResult:
+        return cast("TagsEditResult", self.call("tags_rm", ref=ref, tags=tags, request_id=request_id))
+
+    def doctor(self) -> DoctorResult:
+        return cast("DoctorResult", self.call("doctor"))
+
+    def collection_rename(self, collection: str, new_name: str) -> CollectionRenamed:
+        return cast("CollectionRenamed", self.call("collection_rename", collection=collection, new_name=new_name))

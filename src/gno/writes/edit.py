@@ -11,7 +11,9 @@ leaves the collection. With a request ID a retried edit is applied at most once 
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from gno.confine import confined
 from gno.errors import ErrorCode, NotFoundError, RuntimeFailure, ValidationError, make_error
@@ -19,15 +21,17 @@ from gno.fsio import atomic_write_bytes
 from gno.index import sync_written
 from gno.ingest.converters import NATIVE_EXTENSIONS, extension
 from gno.ledger import RequestPointer, file_state, maybe_lease
-from gno.models import DocUpdateResult
+from gno.models import DocUpdateResult, GnoModel
 from gno.refs import resolve_ref
 from gno.store import documents as docs
 
 if TYPE_CHECKING:
     from gno.config import CollectionConfig
     from gno.index import IndexWriter
-    from gno.ledger import Tracked
+    from gno.ledger import Operation, Tracked
     from gno.store.db import Store
+
+R = TypeVar("R", bound=GnoModel)
 
 
 def update_doc(
@@ -50,13 +54,45 @@ def update_doc(
         )
     expected = expected_source_hash.strip().lower()
     data = content.encode("utf-8")
+    intent = {"ref": ref.strip(), "expectedSourceHash": expected, "contentSha256": hashlib.sha256(data).hexdigest()}
+    return write_edit(
+        index, ref, data, expected, EditIntent("document.update", intent, DocUpdateResult, _same), lock_wait, request_id
+    )
+
+
+def _same(r: DocUpdateResult) -> DocUpdateResult:
+    return r
+
+
+@dataclass(frozen=True)
+class EditIntent(Generic[R]):
+    """What an edit is, for the request ledger (`operation`, `intent`: a retry with the same ID must
+    state the same), and the result it answers with: `describe` turns the re-indexed document into
+    it, `model` reads it back from the ledger on a replay."""
+
+    operation: Operation
+    intent: dict[str, Any]
+    model: type[R]
+    describe: Callable[[DocUpdateResult], R]
+
+
+def write_edit(
+    index: IndexWriter,
+    ref: str,
+    data: bytes,
+    expected: str,
+    what: EditIntent[R],
+    lock_wait: float | None = None,
+    request_id: str | None = None,
+) -> R:
+    """Replace the note `ref` names with `data` if its file still hashes to `expected` (else CONFLICT):
+    under the write lease, atomically, then re-indexed; at most once per request ID."""
     new_hash = hashlib.sha256(data).hexdigest()
     tracked = None
     if request_id is not None:
-        intent = {"ref": ref.strip(), "expectedSourceHash": expected, "contentSha256": new_hash}
-        tracked = index.requests.track(request_id, "document.update", intent)
+        tracked = index.requests.track(request_id, what.operation, what.intent)
         if (done := tracked.replay()) is not None:
-            return DocUpdateResult.model_validate(done)
+            return what.model.model_validate(done)
     row = _resolve_for_edit(index.store, ref)
     refuse_converted(row.uri, row.rel_path)
     coll = index.config.require(row.collection)
@@ -64,10 +100,11 @@ def update_doc(
         path = confined(coll.root, row.rel_path, action="edit")
         if tracked is not None:
             if (done := tracked.replay()) is not None:
-                return DocUpdateResult.model_validate(done)
+                return what.model.model_validate(done)
             if tracked.interrupted_plan() is not None:
                 if file_state(path, new_hash, before=expected) == "landed":
-                    return _committed(tracked, _indexed(index, coll, row.rel_path, expected), replayed=True)
+                    result = what.describe(_indexed(index, coll, row.rel_path, expected))
+                    return _committed(tracked, what, result, replayed=True)
                 tracked.forget()
         try:
             current = path.read_bytes()
@@ -80,7 +117,7 @@ def update_doc(
                 f"{row.uri} changed since it was read; reload it and apply your edit again",
                 {
                     "uri": row.uri,
-                    "expectedSourceHash": expected_source_hash,
+                    "expectedSourceHash": expected,
                     "currentSourceHash": current_hash,
                 },
             )
@@ -90,8 +127,8 @@ def update_doc(
             atomic_write_bytes(path, data)
         except OSError as exc:
             raise RuntimeFailure(f"cannot write {path}: {exc}") from exc
-        result = _indexed(index, coll, row.rel_path, current_hash)
-        return result if tracked is None else _committed(tracked, result)
+        result = what.describe(_indexed(index, coll, row.rel_path, current_hash))
+        return result if tracked is None else _committed(tracked, what, result)
 
 
 def refuse_converted(uri: str, rel_path: str) -> None:
@@ -112,19 +149,25 @@ def _indexed(index: IndexWriter, coll: CollectionConfig, rel_path: str, previous
     sync_written(index, coll, rel_path, "saved", ErrorCode.RUNTIME)
     new = docs.doc_by_path(index.store, coll.name, rel_path)
     assert new is not None
+    return edit_result(new, previous, "completed")
+
+
+def edit_result(row: docs.DocRow, previous: str, status: str) -> DocUpdateResult:
+    """What an edit reports of the document `row` now is (`status`: completed, or unchanged)."""
     return DocUpdateResult(
-        uri=new.uri,
-        docid=new.docid,
-        source_hash=new.source_hash,
+        uri=row.uri,
+        docid=row.docid,
+        source_hash=row.source_hash,
         previous_source_hash=previous,
-        title=new.title,
-        sync={"status": "completed"},
+        title=row.title,
+        sync={"status": status},
     )
 
 
-def _committed(tracked: Tracked, result: DocUpdateResult, *, replayed: bool = False) -> DocUpdateResult:
-    pointer = RequestPointer(uri=result.uri, docid=result.docid, source_hash=result.source_hash)
-    return DocUpdateResult.model_validate(tracked.commit(result, pointer, replayed=replayed))
+def _committed(tracked: Tracked, what: EditIntent[R], result: R, *, replayed: bool = False) -> R:
+    uri, docid, source_hash = (getattr(result, k) for k in ("uri", "docid", "source_hash"))
+    pointer = RequestPointer(uri=uri, docid=docid, source_hash=source_hash)
+    return what.model.model_validate(tracked.commit(result, pointer, replayed=replayed))
 
 
 def _resolve_for_edit(store: Store, ref: str) -> docs.DocRow:

@@ -1,0 +1,158 @@
+"""`collection rename OLD NEW`: a new name for a collection without re-reading its files.
+
+Under the write lease, in one index transaction: every row of OLD moves to NEW (`gno://OLD/…`
+URIs become `gno://NEW/…`, docids stay: they follow the bytes), the journal's events follow and
+one `rename` event per document records the move (`gno.store.rename`); `index.yml` is rewritten
+atomically with the collection's entry renamed (its folder, patterns and `memoryManaged` flag
+unchanged) and its context hints' scopes (`old:`, `gno://old/…`) following, before the transaction
+commits, so a failed write leaves both as they were.
+
+References follow where gno owns the file: a memory fact whose front matter names a
+`gno://OLD/…` URI (`relations.supersedes`) gets the new URI in its front matter (body, and so
+its contentHash, untouched) and is re-indexed, so supersession chains hold and a rebuild from
+the files gives the same index. Notes of ordinary collections are the user's: one whose
+front matter still names `gno://OLD/…` is listed in `staleReferences`, never rewritten.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from pydantic import Field
+
+from gno.config import COLLECTION_NAME_RE, load_config, save_config
+from gno.confine import confined
+from gno.errors import ConflictError, ErrorCode, ValidationError
+from gno.fsio import atomic_write_bytes
+from gno.index import IndexWriter, sync_written
+from gno.models import GnoModel
+from gno.store import rename as rstore
+
+if TYPE_CHECKING:
+    from gno.config import GnoConfig
+    from gno.settings import Settings
+
+
+class CollectionRenamed(GnoModel):
+    old_name: str
+    new_name: str
+    documents: int = Field(description="Index rows moved to the new name (no file was read).")
+    journal_events: int = Field(description="Past journal events rewritten to the new URIs.")
+    rewritten_facts: list[str] = Field(
+        default_factory=list, description="Memory facts whose front matter now names the new URIs."
+    )
+    stale_references: list[str] = Field(
+        default_factory=list, description="Notes whose front matter `relations:` still name gno://OLD/… URIs."
+    )
+    memory_managed: bool
+    contexts: int = Field(0, description="Context hints of the collection whose scope now names the new name.")
+
+
+class RenameHost(IndexWriter, Protocol):
+    @property
+    def settings(self) -> Settings: ...
+
+
+def checked_new_name(name: str) -> str:
+    cname = name.strip().lower()
+    if not COLLECTION_NAME_RE.match(cname):
+        raise ValidationError(
+            f"invalid collection name {name!r}: use lowercase letters, digits, '_' and '-' (at most 64, "
+            "starting with a letter or digit)",
+            details={"collection": name, "field": "newName"},
+        )
+    return cname
+
+
+def rename_collection(host: RenameHost, old: str, new: str, lock_wait: float | None = None) -> CollectionRenamed:
+    from gno.ingest.sync import now_iso
+
+    target = checked_new_name(new)
+    host.config.require(old)  # COLLECTION_NOT_FOUND before waiting for the lease
+    with host.lease(lock_wait):
+        cfg = load_config(host.settings)  # the file as it is now, under the lease
+        coll = cfg.require(old)
+        if target == coll.name:
+            raise ValidationError(f"collection {coll.name!r} already has that name", details={"collection": old})
+        if cfg.collection(target) is not None:
+            raise ConflictError(
+                f"a collection named {target!r} already exists; pick another name",
+                code=ErrorCode.COLLECTION_EXISTS,
+                details={"collection": target},
+            )
+        store = host.store
+        if rstore.leftover_rows(store, target):
+            raise ConflictError(
+                f"the index still holds documents of a removed collection {target!r}; run `gno update --prune` "
+                "first, or pick another name",
+                code=ErrorCode.COLLECTION_EXISTS,
+                details={"collection": target},
+            )
+        renamed = coll.model_copy(update={"name": target})
+        cfg.collections = [renamed if c.name == coll.name else c for c in cfg.collections]
+        hints = _renamed_hints(cfg, coll.name, target)
+        with store.write() as conn:
+            moved, events = rstore.rename_rows(conn, coll.name, target, now_iso())
+            save_config(host.settings, cfg)  # inside the transaction: a failed save rolls the rows back
+        facts, stale = _follow_references(host, coll.name, target)
+    return CollectionRenamed(
+        old_name=coll.name,
+        new_name=target,
+        documents=moved,
+        journal_events=events,
+        rewritten_facts=facts,
+        stale_references=stale,
+        memory_managed=renamed.memory_managed,
+        contexts=hints,
+    )
+
+
+def _renamed_hints(cfg: GnoConfig, old: str, new: str) -> int:
+    """Point the context hints scoped to `old` (`old:`, `gno://old/…`) at `new`; how many moved."""
+    moved = 0
+    out = []
+    for h in cfg.contexts:
+        if h.collection == old:
+            key = f"{new}:" if h.scope_type == "collection" else f"gno://{new}" + h.scope_key[len(f"gno://{old}") :]
+            h = h.model_copy(update={"scope_key": key})
+            moved += 1
+        out.append(h)
+    cfg.contexts = out
+    return moved
+
+
+def _follow_references(host: RenameHost, old: str, new: str) -> tuple[list[str], list[str]]:
+    """Rewrite `gno://OLD/` in the front matter of memory facts (the caller holds the lease) and
+    re-index them; list the ordinary notes that still name it."""
+    cfg = load_config(host.settings)
+    before, after = f"gno://{old}/".encode(), f"gno://{new}/".encode()
+    facts: list[str] = []
+    stale: list[str] = []
+    for row in rstore.referencing(host.store, old):
+        coll = cfg.collection(row.collection)
+        if coll is None or not coll.memory_managed:
+            stale.append(row.uri)
+            continue
+        path = confined(coll.root, row.rel_path, action="edit")
+        raw = path.read_bytes()
+        end = _front_matter_end(raw)
+        if end is None or before not in raw[:end]:
+            stale.append(row.uri)
+            continue
+        atomic_write_bytes(path, raw[:end].replace(before, after) + raw[end:])
+        sync_written(host, coll, row.rel_path, "rewrote", ErrorCode.RUNTIME)
+        facts.append(row.uri)
+    return facts, stale
+
+
+def _front_matter_end(raw: bytes) -> int | None:
+    """Byte offset just past the line that closes the opening `---` block (None: no front matter)."""
+    lines = raw.splitlines(keepends=True)
+    if not lines or lines[0].strip() != b"---":
+        return None
+    pos = len(lines[0])
+    for line in lines[1:2000]:
+        pos += len(line)
+        if line.strip() in (b"---", b"..."):
+            return pos
+    return None
