@@ -167,3 +167,32 @@ def test_the_write_set_is_listed_only_with_enable_write(mcp_rw: McpDriver, mcp_r
     assert read <= ro and not ro & write
     assert read | write <= rw
     assert rw - ro == write
+
+
+def test_context_hints_are_edited_on_any_surface_and_ride_along_on_every_one(
+    env: SurfaceEnv, cli: CliRun, mcp_rw: McpDriver, rest: Any, sdk_local: Any, sdk_remote: Any
+) -> None:
+    assert cli("context", "add", "--json", "--", "/", "The team vault").exit_code == 0
+    out = mcp_rw.call("gno_context_add", {"scope": "notes:", "text": "Runbooks and decisions"})
+    assert out.is_error is False and out.structured is not None and out.structured["added"] is True
+    resp = rest.post("/api/contexts", json={"scope": "gno://notes/deploy.md", "text": "The deploy runbook"})
+    assert resp.status_code == 200, resp.text
+    sdk_remote.context_add("gno://notes/archive", "Retired notes")
+    listed = sdk_local.context_list().dump()
+    assert [c["scopeKey"] for c in listed["contexts"]] == ["/", "notes:", "gno://notes/deploy.md", "gno://notes/archive"]
+    assert rest.get("/api/contexts").json() == listed
+    want = ["The team vault", "Runbooks and decisions", "The deploy runbook"]
+    hits = {
+        "cli": cli("search", "--json", "--", "deploy").json["results"],
+        "mcp": (mcp_rw.call("gno_search", {"query": "deploy"}).structured or {})["results"],
+        "rest": rest.post("/api/search", json={"query": "deploy"}).json()["results"],
+        "sdk_local": sdk_local.search("deploy").dump()["results"],
+        "sdk_remote": sdk_remote.search("deploy").dump()["results"],
+    }
+    for surface, results in hits.items():
+        by_path = {h["relPath"]: h.get("context") for h in results}
+        assert by_path["deploy.md"] == want, surface
+    assert rest.get("/api/contexts/check").json()["ok"] is False  # the archive prefix holds no note
+    gone = rest.request("DELETE", "/api/contexts", json={"scope": "gno://notes/archive"})
+    assert gone.status_code == 200 and gone.json()["removed"][0]["text"] == "Retired notes"
+    assert sdk_remote.context_check().ok
