@@ -27,7 +27,7 @@ from gno.cli.cold_read import SPECS
 from gno.cli.main import cli
 from gno.contract import capability
 from gno.engine import Engine
-from gno.memory import contract, recall, receipts
+from gno.memory import contract, propose, recall, receipts
 from gno.memory import models as memory_models
 from gno.memory.remember import RememberRequest
 from gno.settings import Settings
@@ -207,6 +207,7 @@ def test_each_cold_spec_agrees_with_its_click_command(command: str) -> None:
 #: each cold command's capability (its request model states the bounds the spec must keep)
 CAPABILITIES = {
     **{c: c.replace("-", "_") for c in ("get", "multi-get", "ls", "links", "backlinks", "changes", "recall")},
+    "remember": "remember",
 }
 
 
@@ -241,12 +242,17 @@ RECORDS: list[tuple[type[tuple[object, ...]], type[BaseModel]]] = [
     (recall.Budget, memory_models.RecallBudget),
     (recall.Retrieval, memory_models.RetrievalInfo),
     (recall.Recalled, memory_models.RecallResult),
+    (propose.Similar, memory_models.Candidate),
+    (propose.Matching, memory_models.Matching),
+    (propose.Proposal, memory_models.RememberResult),  # what a proposal has: the write's fields follow
 ]
 
 
 @pytest.mark.parametrize(("record", "model"), RECORDS, ids=[r.__name__ for r, _ in RECORDS])
 def test_each_plain_record_has_its_models_fields(record: type[tuple[object, ...]], model: type[BaseModel]) -> None:
-    assert record._fields == tuple(model.model_fields)  # type: ignore[attr-defined]
+    names: tuple[str, ...] = record._fields  # type: ignore[attr-defined]
+    assert names == tuple(model.model_fields)[: len(names)]
+    assert all(not f.is_required() for k, f in model.model_fields.items() if k not in names)
     defaults = {k: f.default for k, f in model.model_fields.items() if not f.is_required()}
     # a default the model has may be missing (a NamedTuple has no required field after a default one)
     assert record._field_defaults.items() <= defaults.items()  # type: ignore[attr-defined]
@@ -310,3 +316,53 @@ def test_an_embedded_memory_is_recalled_by_click(home: dict[str, str], settings:
         store.close()
     mods, _ = imported_modules("recall", "deploys", "-s", "team", "--json", env=home)
     assert "gno.cli.main" in mods
+
+
+# -- a remember proposal (nothing written); every write goes through click and the engine ---------
+
+FACT = "Deploys go out on Tuesdays."
+REMEMBERS = [
+    (["remember", "Deploys go out on Fridays.", "-s", "team"], True),
+    (["remember", "Deploys go out on Fridays.", "-s", "team", "--json"], True),
+    (["remember", FACT, "--scope=team", "--json"], True),  # existing
+    (["remember", FACT, "-s", "team"], True),
+    (["remember", "Zebras are striped.", "-s", "team", "-s", "Zoo", "-c", "memory"], True),
+    (["remember", "Zebras.", "-s", "team", "--valid-from", "2024-01-01", "--source", "chat", "--json"], True),
+    (["remember", "Zebras.", "-s", "team", "--derived-from", "https://example.com", "--caller", "x"], True),
+    (["remember", "Zebras.", "-s", "team", "--derived-from", "gno://notes/deploy.md"], False),
+    (["remember", "Zebras.", "-s", "team", "--valid-from", "someday"], False),
+    (["remember", "Zebras."], False),
+    (["remember", "  ", "-s", "team"], False),
+    (["remember", "Zebras.", "-s", "team", "-c", "notes"], False),
+    (["remember", "Zebras.", "-s", "team", "--receipt", "-"], False),
+]
+
+
+@pytest.mark.parametrize(("args", "cold"), REMEMBERS, ids=[" ".join(a) for a in (r for r, _ in REMEMBERS)])
+def test_a_remember_proposal_prints_what_click_prints(home: dict[str, str], args: list[str], cold: bool) -> None:
+    _, mods = both(args, home)
+    assert ("gno.cli.main" not in mods) == cold
+    if cold:
+        assert offenders(mods) == []
+
+
+@pytest.mark.parametrize(
+    "decision",
+    [["--add"], ["--decision", "add"], ["--add", "--request-id", "r-1"], ["--add", "--no-wait"]],
+    ids=lambda d: " ".join(d),
+)
+def test_every_remembered_write_goes_through_click(home: dict[str, str], decision: list[str]) -> None:
+    args = ["remember", "Backups run nightly.", "-s", "team", *decision, "--json"]
+    mods, proc = imported_modules(*args, env=home)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "gno.cli.main" in mods and json.loads(proc.stdout)["outcome"] == "added"
+    _, again = imported_modules("remember", "Backups run nightly.", "-s", "team", "--json", env=home)
+    assert json.loads(again.stdout)["outcome"] == "existing"
+
+
+def test_the_memory_guard_sends_proposals_to_click(home: dict[str, str], settings: Settings) -> None:
+    text = settings.config_path.read_text(encoding="utf-8")
+    settings.config_path.write_text(text + "memoryGuard: true\n", encoding="utf-8")
+    for _ in range(2):  # validated and recorded by the first, trusted by the second: both click's
+        _, mods = both(["remember", "Deploys go out on Fridays.", "-s", "team"], home)
+        assert "gno.cli.main" in mods

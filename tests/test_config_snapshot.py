@@ -85,8 +85,9 @@ def test_a_collections_record_missing_a_field_or_of_another_format_is_ignored(se
         good.replace('"file_cap": 1024', '"file_cap": 0'),
         good.replace('"file_cap": 1024', '"file_cap": true'),
         good.replace('"egress_explicit": true', '"egress_explicit": "yes"'),
+        good.replace('"memoryGuard": false', '"memoryGuard": 0'),
     ]
     assert all(o != good for o in odd)
-    for body in ("", "[]", "{}", good.replace("collections 2", "collections 1"), good[:-5], *odd):
+    for body in ("", "[]", "{}", good.replace("collections 3", "collections 2"), good[:-5], *odd):
         record.write_text(body, encoding="utf-8")
         assert config_snapshot.read_collections(settings) is None

@@ -108,7 +108,7 @@ def _write_if_changed(path: str, body: str) -> None:
 
 
 #: the record of whole collections (what a sync reads of each), for the cold `gno update`
-COLLECTIONS_HEADER = "gno config collections 2"
+COLLECTIONS_HEADER = "gno config collections 3"
 #: the fields of a collection a walk and a sync read, as recorded (the config's own names)
 COLLECTION_FIELDS = (
     *("name", "path", "pattern", "include", "exclude", "memory_managed", "file_cap"),
@@ -120,18 +120,28 @@ def _collections_path(settings: Settings) -> str:
     return os.path.join(settings.cache_root, "config-collections.json")
 
 
-def record_collections(settings: Settings, ident: Identity, collections: Sequence[object]) -> None:
-    """Record the validated collections (`COLLECTION_FIELDS` of each), keyed like `record`; best effort."""
+def record_collections(
+    settings: Settings, ident: Identity, collections: Sequence[object], *, memory_guard: bool = False
+) -> None:
+    """Record the validated collections (`COLLECTION_FIELDS` of each) and whether the Memory Guard is on,
+    keyed like `record`; best effort."""
     import json
 
     rows = [{f: getattr(c, f) for f in COLLECTION_FIELDS} for c in collections]
     config = settings.config_location
-    body = json.dumps({"header": COLLECTIONS_HEADER, "config": config, "identity": ident, "collections": rows})
+    record = {"header": COLLECTIONS_HEADER, "config": config, "identity": ident, "collections": rows}
+    body = json.dumps({**record, "memoryGuard": memory_guard})
     _write_if_changed(_collections_path(settings), body)
 
 
 def read_collections(settings: Settings) -> list[dict[str, object]] | None:
     """The recorded collections of the validated config, or None when missing, stale or malformed."""
+    record = read_record(settings)
+    return None if record is None else record[0]
+
+
+def read_record(settings: Settings) -> tuple[list[dict[str, object]], bool] | None:
+    """The recorded collections and whether the Memory Guard is on, or None when missing, stale or malformed."""
     import json
 
     try:
@@ -143,10 +153,10 @@ def read_collections(settings: Settings) -> list[dict[str, object]] | None:
         return None
     if data.get("config") != settings.config_location or data.get("identity") != identity(settings.config_location):
         return None
-    rows = data.get("collections")
-    if not isinstance(rows, list) or not all(_well_formed(r) for r in rows):
+    rows, guard = data.get("collections"), data.get("memoryGuard")
+    if not isinstance(rows, list) or not all(_well_formed(r) for r in rows) or not isinstance(guard, bool):
         return None
-    return rows
+    return rows, guard
 
 
 def _well_formed(row: object) -> bool:

@@ -175,7 +175,8 @@ class Engine:
                 colls = self._config.collections
                 names = [c.name for c in colls]
                 config_snapshot.record(self.settings, identity, names, len(self._config.contexts))
-                config_snapshot.record_collections(self.settings, identity, colls)
+                guard = self._config.memory_guard
+                config_snapshot.record_collections(self.settings, identity, colls, memory_guard=guard)
         return self._config
 
     def collection_names(self) -> list[str]:
@@ -864,6 +865,7 @@ class Engine:
         """Propose/add/supersede a fact; candidates are ranked by cosine when the memory is embedded."""
         from gno.memory.contract import resolve_collection
         from gno.memory.remember import remember
+        from gno.store import vectors as vstore
 
         embedder = None
         reason = "lexical only on this surface (no model is loaded per call)"
@@ -874,7 +876,7 @@ class Engine:
                 if self.semantic.collection_embedded(coll.name):
                     embedder = self.semantic.embedder()
                 else:
-                    reason = f"memory collection {coll.name!r} has no vectors yet; run `gno embed`"
+                    reason = vstore.unembedded(coll.name)
             except Exception:  # noqa: BLE001 - validation errors surface from remember itself
                 embedder = None
         return remember(self, req, embedder, reason, key_dir=self.settings.data_dir)

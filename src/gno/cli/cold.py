@@ -74,10 +74,11 @@ class ColdIndex:
         from gno.settings import build_settings
 
         self.settings: Settings = build_settings(index_name=glob.get("index"), config_file=glob.get("config"))
-        rows = config_snapshot.read_collections(self.settings)
-        if rows is None:
+        record = config_snapshot.read_record(self.settings)
+        if record is None:
             raise Unhandled("config to validate")
-        self.collections: dict[str, dict[str, Any]] = {str(r["name"]): r for r in rows}
+        self.collections: dict[str, dict[str, Any]] = {str(r["name"]): r for r in record[0]}
+        self.memory_guard = record[1]
         self._store: Store | None = None
 
     @property

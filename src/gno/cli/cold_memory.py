@@ -1,4 +1,4 @@
-"""`gno recall` from a cold process, in lexical mode, without click or pydantic.
+"""`gno recall` (lexical) and a `gno remember` proposal from a cold process, without click or pydantic.
 
 A plain recall on a memory collection that has no vectors (of any model: with vectors, the
 click command loads the model and recalls hybrid) parses its `Spec`, takes the caller's
@@ -33,6 +33,15 @@ SPECS = {
         words=(1, 1),
         multi=frozenset({"scopes"}),
     ),
+    "remember": Spec(
+        values={**_MEMORY, "--derived-from": "derived_from", "--source": "source", **_IDENTITY}
+        | {"--valid-from": "valid_from"},
+        flags=JSON,
+        ints={},
+        defaults={"collection": None, "source": None, "valid_from": None},
+        words=(1, 1),
+        multi=frozenset({"scopes", "derived_from"}),
+    ),
 }
 
 
@@ -47,6 +56,12 @@ def memory_collection(index: ColdIndex, name: str | None) -> str:
     if want not in managed:
         raise Unhandled("an unknown or unmanaged collection")
     return want
+
+
+def identity(index: ColdIndex, opts: dict[str, Any]) -> tuple[str, str]:
+    """`--caller` / `--session`, else the settings' defaults (`$GNO_MEMORY_CALLER`, the parent process)."""
+    settings = index.settings
+    return opts.get("caller") or settings.default_caller(), opts.get("session") or settings.default_session()
 
 
 def cold_recall(command: str, glob: dict[str, Any], rest: Sequence[str]) -> Text:
@@ -65,12 +80,12 @@ def cold_recall(command: str, glob: dict[str, Any], rest: Sequence[str]) -> Text
         def resolve(_requested: str | None) -> tuple[str, tuple[str, str, bool]]:
             return name, (name, str(row["egress_policy"]), bool(row["egress_explicit"]))
 
-        settings = index.settings
+        caller, session = identity(index, opts)
         req = RecallRequest(
             query=words[0],
             scopes=opts.get("scopes", []),
-            caller=opts.get("caller") or settings.default_caller(),
-            session=opts.get("session") or settings.default_session(),
+            caller=caller,
+            session=session,
             collection=opts["collection"],
             max_facts=opts["max_facts"],
             max_tokens=opts["max_tokens"],
@@ -84,3 +99,44 @@ def cold_recall(command: str, glob: dict[str, Any], rest: Sequence[str]) -> Text
     from gno.cli.render_memory import recall_text
 
     return recall_text(recalled)
+
+
+def cold_remember(command: str, glob: dict[str, Any], rest: Sequence[str]) -> Text:
+    """The complete output of a plain `gno GLOBAL remember TEXT -s SCOPE` proposal, or `Unhandled`.
+
+    A proposal writes nothing: it validates in the engine's order (identity, text, collection,
+    scopes, valid-from, the declared origins' fence) and lists the candidates (`propose`). A
+    decision (`--add`, `--supersede`), a receipt or a request ID is not in its spec, so every
+    write goes through click and the engine, under the write lease; so does a config with the
+    Memory Guard on, and a memory collection with vectors (its candidates are ranked by cosine).
+    """
+    from gno.memory.contract import require_identity, require_text
+    from gno.memory.instants import require_instant
+    from gno.memory.limits import content_hash, validate_scopes
+    from gno.memory.propose import propose
+    from gno.memory.receipts import check_fence
+    from gno.store import vectors as vstore
+
+    opts, words = parse(SPECS[command], rest)
+    index = ColdIndex(glob)
+    try:
+        if index.memory_guard:
+            raise Unhandled("the Memory Guard checks the text first")
+        require_identity(*identity(index, opts))
+        text = require_text(words[0])
+        name = memory_collection(index, opts["collection"])
+        scopes = validate_scopes(opts.get("scopes", []))
+        chash = content_hash(text)
+        if opts["valid_from"] is not None:
+            require_instant(opts["valid_from"], "validFrom")
+        check_fence(chash, None, [str(x) for x in opts.get("derived_from", [])])
+        if vstore.collection_has_vectors(index.store, name, None):
+            raise Unhandled("embedded: the click command ranks the candidates by cosine")
+        proposal = propose(index.store, name, scopes, text, chash, None, vstore.unembedded(name))
+    finally:
+        index.close()
+    if opts.get("as_json"):
+        return json_body(proposal), ""
+    from gno.cli.render_memory import remember_text
+
+    return remember_text(proposal)

@@ -12,7 +12,7 @@ import click
 from gno.cli.contract import invoke
 from gno.cli.main import echo_text, json_option, lock_wait_option, no_wait_option, request_id_option, run
 from gno.cli.render_hits import shown
-from gno.cli.render_memory import recall_text
+from gno.cli.render_memory import recall_text, remember_text
 
 if TYPE_CHECKING:
     from gno.config import Settings
@@ -125,20 +125,7 @@ def remember(
 
 
 def render_remember(r: RememberResult) -> None:
-    if r.outcome == "candidates":
-        click.echo("Nothing written. Decide with --add, or --supersede <uri> --predecessor-hash <hash>.")
-        for cand in r.candidates or []:
-            click.echo(f"  [{cand.match} {cand.similarity:.2f}] {cand.record.text}")
-            click.echo(f"      {shown(cand.record.uri)}  contentHash {cand.record.content_hash}")
-        if not r.candidates:
-            click.echo("  No similar facts in these scopes.")
-        click.echo(f"(matching: {r.matching.mode}, threshold {r.matching.threshold})")
-    elif r.record is not None:
-        verb = {"existing": "Already known", "added": "Added", "superseded": "Superseded"}[r.outcome]
-        if r.request is not None and r.request.replayed:
-            verb += f" (replayed: request {r.request.request_id}, {r.request.committed_at})"
-        click.echo(f"{verb}: {r.record.text}")
-        click.echo(f"  {shown(r.record.uri)}  contentHash {r.record.content_hash}")
+    echo_text(remember_text(r))
 
 
 @click.command()

@@ -38,6 +38,7 @@ COLD_HANDLERS: dict[str, tuple[str, str]] = {
     "update": ("gno.cli.cold_update", "cold_update"),
     **dict.fromkeys(("get", "multi-get", "ls", "links", "backlinks", "changes"), ("gno.cli.cold_read", "cold_read")),
     "recall": ("gno.cli.cold_memory", "cold_recall"),
+    "remember": ("gno.cli.cold_memory", "cold_remember"),
 }
 
 

@@ -36,14 +36,16 @@ def require_identity(caller: str | None, session: str | None) -> tuple[str, str]
 
 
 def require_text(text: Any) -> str:
-    from gno.errors import ErrorCode, ValidationError
-
     if not isinstance(text, str) or not text.strip() or "\x00" in text:
+        from gno.errors import ErrorCode, ValidationError
+
         raise ValidationError(
             "a fact needs non-empty text (and no NUL characters)", code=ErrorCode.MEMORY_TEXT_REQUIRED
         )
     size = len(text.encode("utf-8"))
     if size > MEMORY_MAX_FACT_BYTES:
+        from gno.errors import ErrorCode, ValidationError
+
         raise ValidationError(
             f"a fact is at most {MEMORY_MAX_FACT_BYTES} bytes (got {size}): this is a document, store it "
             "with `gno capture` instead",

@@ -1,12 +1,14 @@
-"""The memory contract's limits and its scope rule, apart from the fact-file machinery.
+"""The memory contract's limits, its scope rule and a fact's text identity, apart from the fact files.
 
-A cold `gno recall` (`gno.cli.cold_memory`) validates scopes and budgets with these and nothing
-else of `gno.memory.records` (YAML-free but heavy: dataclasses, dates, the error table), which
-re-exports them all.
+A cold `gno recall` or `gno remember` proposal (`gno.cli.cold_memory`) validates scopes and
+budgets and compares texts with these and nothing else of `gno.memory.records` (YAML-free but
+heavy: dataclasses, dates, the error table), which re-exports them all.
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
 import unicodedata
 
 TYPE_CHECKING = False  # not typing's: a cold recall does not import typing
@@ -36,6 +38,38 @@ MEMORY_EMPTY_RECALL_HINT = (
     'No memories exist in this scope yet; store one with `gno remember "<fact>" --scope <scope> --decision add` '
     "(memory lives in a collection added with `gno collection add <dir> --memory`)."
 )
+
+_WS_RE = re.compile(r"\s+")
+
+
+def normalize_text(text: str) -> str:
+    """NFC, whitespace collapsed to single spaces, trimmed: the identity of a fact's text."""
+    return _WS_RE.sub(" ", unicodedata.normalize("NFC", text)).strip()
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(normalize_text(text).encode("utf-8")).hexdigest()
+
+
+def token_set(text: str) -> set[str]:
+    out: set[str] = set()
+    cur: list[str] = []
+    for ch in normalize_text(text).lower():
+        if unicodedata.category(ch)[0] in "LN":
+            cur.append(ch)
+        elif cur:
+            out.add("".join(cur))
+            cur = []
+    if cur:
+        out.add("".join(cur))
+    return out
+
+
+def jaccard(a: set[str], b: set[str]) -> float:
+    if not a and not b:
+        return 1.0
+    return len(a & b) / len(a | b)
+
 
 _SCOPE_EXTRA = frozenset("._:/@-")
 

@@ -88,9 +88,10 @@ def parse_receipt(obj: Any) -> Receipt:
 
 
 def check_fence(chash: str, receipt: Receipt | None, derived_from: Sequence[str]) -> None:
-    from gno.errors import ErrorCode, ValidationError
-
+    """A text recall returned (on the presented receipt), or declared derived from gno output, is not a new fact."""
     if receipt is not None and chash in receipt.span_hashes:
+        from gno.errors import ErrorCode, ValidationError
+
         raise ValidationError(
             "this text is a span recall returned (it is on the presented receipt): recalled facts are "
             "context, not new facts",
@@ -99,6 +100,8 @@ def check_fence(chash: str, receipt: Receipt | None, derived_from: Sequence[str]
         )
     for origin in derived_from:
         if origin.strip().startswith("gno://"):
+            from gno.errors import ErrorCode, ValidationError
+
             raise ValidationError(
                 f"the submission declares a gno:// origin ({origin.strip()}): text derived from GNO output "
                 "is not a new fact",

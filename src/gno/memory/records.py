@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -37,42 +36,16 @@ from gno.memory.limits import (  # noqa: F401 - the contract's limits and scope 
     MEMORY_SEMANTIC_LIKELY_THRESHOLD,
     MEMORY_SUPERSEDES_EDGE,
     MEMORY_TOKEN_BYTES_ESTIMATE,
+    content_hash,
+    jaccard,
     normalize_scope,
+    normalize_text,
+    token_set,
     validate_scopes,
 )
 
 RECORD_ID_RE = re.compile(r"^mem-[0-9a-f]{16}$")
 HASH_RE = re.compile(r"^[0-9a-f]{64}$")
-_WS_RE = re.compile(r"\s+")
-
-
-def normalize_text(text: str) -> str:
-    """NFC, whitespace collapsed to single spaces, trimmed: the identity of a fact's text."""
-    return _WS_RE.sub(" ", unicodedata.normalize("NFC", text)).strip()
-
-
-def content_hash(text: str) -> str:
-    return hashlib.sha256(normalize_text(text).encode("utf-8")).hexdigest()
-
-
-def token_set(text: str) -> set[str]:
-    out: set[str] = set()
-    cur: list[str] = []
-    for ch in normalize_text(text).lower():
-        if unicodedata.category(ch)[0] in "LN":
-            cur.append(ch)
-        elif cur:
-            out.add("".join(cur))
-            cur = []
-    if cur:
-        out.add("".join(cur))
-    return out
-
-
-def jaccard(a: set[str], b: set[str]) -> float:
-    if not a and not b:
-        return 1.0
-    return len(a & b) / len(a | b)
 
 
 def record_id_for(chash: str, created_at: str, caller: str, session: str) -> str:

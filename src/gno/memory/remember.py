@@ -16,7 +16,7 @@ import hashlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from gno.errors import ErrorCode, NotFoundError, RuntimeFailure, ValidationError, make_error
 from gno.fsio import exclusive_create
@@ -24,29 +24,20 @@ from gno.index import sync_written
 from gno.ledger import RequestPointer, file_state, maybe_lease
 from gno.memory.contract import materialize, require_identity, require_text, resolve_collection
 from gno.memory.instants import require_instant
-from gno.memory.limits import (
-    MEMORY_CANDIDATE_POOL,
-    MEMORY_LEXICAL_LIKELY_THRESHOLD,
-    MEMORY_SEMANTIC_LIKELY_THRESHOLD,
-    validate_scopes,
-)
-from gno.memory.models import Candidate, Matching, RememberResult, SyncStatus
+from gno.memory.limits import content_hash, normalize_text, validate_scopes
+from gno.memory.models import Matching, MemoryRecord, RememberResult, SyncStatus
+from gno.memory.propose import candidates, propose
 from gno.memory.receipts import check_fence, parse_receipt
 from gno.memory.records import (
     HASH_RE,
-    content_hash,
     fact_rel_path,
-    jaccard,
-    normalize_text,
     record_id_for,
     serialize_fact,
-    token_set,
 )
 from gno.refs import parse_uri
-from gno.retrieve.grammar import compile_fts, parse_query
 from gno.store import documents as docs
 from gno.store import memory as mstore
-from gno.store.fts import DocFilter, FtsQueryError, bm25_search
+from gno.wire import fields
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -79,63 +70,6 @@ def _now() -> str:
     from gno.clock import now_iso
 
     return now_iso()
-
-
-def _candidates(
-    store: Store, coll: str, scopes: list[str], text: str, chash: str, embedder: Embedder | None,
-    unavailable: str = "no embedding model available",
-) -> tuple[list[Candidate], Matching]:
-    pq = parse_query(normalize_text(text).replace('"', " "))
-    f = DocFilter(collections=[coll], memory_scopes=scopes, current_facts_only=True)
-    pool: list[int] = []
-    if pq.positives:
-        try:
-            pool = [
-                h.doc_id for h in bm25_search(store, compile_fts(pq, any_term=True), f, MEMORY_CANDIDATE_POOL)
-            ]
-        except FtsQueryError:
-            pool = []
-    recs = materialize(store, pool)
-    records = [recs[i] for i in pool if i in recs]
-    reason = None
-    sims: list[float] = []
-    mode: Literal["semantic", "lexical"] = "lexical"
-    threshold = MEMORY_LEXICAL_LIKELY_THRESHOLD
-    if embedder is not None and records:
-        try:
-            vecs = embedder.embed_documents([normalize_text(text)] + [normalize_text(r.text) for r in records])
-            sims = [float(vecs[0] @ vecs[i + 1]) for i in range(len(records))]
-            mode, threshold = "semantic", MEMORY_SEMANTIC_LIKELY_THRESHOLD
-        except Exception as exc:  # noqa: BLE001 - degrade to lexical, say why
-            embedder, reason = None, f"embedding failed: {exc}"
-    if embedder is None or not records:
-        q = token_set(text)
-        sims = [jaccard(q, token_set(r.text)) for r in records]
-        mode, threshold = "lexical", MEMORY_LEXICAL_LIKELY_THRESHOLD
-        if embedder is None and reason is None:
-            reason = unavailable
-    exact_id = mstore.current_by_hash(store, coll, scopes, chash)
-    if exact_id is not None and not any(r.content_hash == chash for r in records):
-        exact_rec = materialize(store, [exact_id]).get(exact_id)
-        if exact_rec is not None:  # the same fact ranked outside the BM25 pool: still `existing`
-            records.append(exact_rec)
-            sims.append(1.0)
-    cands = []
-    for r, s in zip(records, sims, strict=True):
-        match: Literal["exact", "likely", "weak"] = "weak"
-        if r.content_hash == chash:
-            match = "exact"
-        elif s >= threshold:
-            match = "likely"
-        cands.append(Candidate(record=r, similarity=round(1.0 if match == "exact" else s, 6), match=match))
-    cands.sort(key=lambda c: (-c.similarity, c.record.record_id))
-    matching = Matching(
-        mode=mode,
-        threshold=threshold,
-        pool_size=len(records),
-        semantic_unavailable=reason if mode == "lexical" else None,
-    )
-    return cands, matching
 
 
 def _verify_predecessor(store: Store, coll: str, uri: str, phash: str) -> None:
@@ -217,12 +151,10 @@ def remember(index: IndexWriter, req: RememberRequest, embedder: Embedder | None
         text = guarded.fields["text"] or text
         req.source = guarded.fields.get("source")
         chash = content_hash(text)
-    cands, matching = _candidates(index.store, coll.name, scopes, text, chash, embedder, semantic_unavailable)
-    exact = next((c for c in cands if c.match == "exact"), None)
-    if exact is not None and decision != "supersede" and tracked is None:
-        return RememberResult(outcome="existing", record=exact.record, matching=matching)
-    if decision is None:
-        return RememberResult(outcome="candidates", candidates=cands, matching=matching)
+    prop = propose(index.store, coll.name, scopes, text, chash, embedder, semantic_unavailable)
+    if decision is None or (prop.outcome == "existing" and decision != "supersede" and tracked is None):
+        return RememberResult.model_validate(fields(prop))
+    matching = Matching.model_validate(fields(prop.matching))
     with maybe_lease(tracked, index.lease(req.lock_wait, ErrorCode.MEMORY_WRITE_LEASE_BUSY)):
         if tracked is not None:
             if (done := tracked.replay()) is not None:
@@ -237,10 +169,11 @@ def remember(index: IndexWriter, req: RememberRequest, embedder: Embedder | None
                     return _committed(tracked, result, replayed=True)
                 tracked.forget()
         if decision == "add":
-            again, _ = _candidates(index.store, coll.name, scopes, text, chash, None, semantic_unavailable)
+            again, _ = candidates(index.store, coll.name, scopes, text, chash, None, semantic_unavailable)
             dup = next((c for c in again if c.match == "exact"), None)
             if dup is not None:
-                existing = RememberResult(outcome="existing", record=dup.record, matching=matching)
+                record = MemoryRecord.model_validate(fields(dup.record))
+                existing = RememberResult(outcome="existing", record=record, matching=matching)
                 return existing if tracked is None else _committed(tracked, existing)
         else:
             assert req.predecessor_uri and req.predecessor_hash
