@@ -437,6 +437,16 @@ def recall(ranked: list[str], grades: dict[str, int]) -> float:
     return len(set(ranked[:K]) & rel) / len(rel) if rel else 0.0
 
 
+def query_at_depth(engine: Any, text: str, depth: str, **kw: Any) -> Any:
+    """`engine.query` at a depth, also for a `GNO_SUITE_SRC` checkout whose engine still took the
+    `fast`/`thorough` pair instead of `depth` (so earlier code stays measurable on the same indexes)."""
+    import inspect
+
+    if "depth" in inspect.signature(engine.query).parameters:
+        return engine.query(text, depth=depth, **kw)
+    return engine.query(text, fast=depth == "fast", thorough=depth == "thorough", **kw)
+
+
 def run_mode(engine: Any, fts: PlainFts, corpus: Corpus, mode: str, queries: list[Query]) -> dict[str, Any]:
     from gno.errors import GnoError
 
@@ -449,10 +459,10 @@ def run_mode(engine: Any, fts: PlainFts, corpus: Corpus, mode: str, queries: lis
         elif mode == "vsearch":
             res = engine.vsearch(q.text, collection=c, limit=K)
         elif mode == "bm25":
-            res = engine.query(q.text, collection=c, limit=K, lexical_only=True, depth="fast")
+            res = query_at_depth(engine, q.text, "fast", collection=c, limit=K, lexical_only=True)
         else:
             depth = "fast" if mode == "fast" else "balanced"
-            res = engine.query(q.text, collection=c, limit=K, depth=depth, graph=mode != "no-graph")
+            res = query_at_depth(engine, q.text, depth, collection=c, limit=K, graph=mode != "no-graph")
         return [corpus.key_of(h.collection, h.rel_path) for h in res.results]
 
     per: dict[str, list[float]] = {"ndcg": [], "mrr": [], "recall": [], "hit": []}
