@@ -371,17 +371,26 @@ def test_the_graph_view_draws_filters_highlights_and_opens_notes(page: Page, ser
     assert any(u.endswith("/static/vendor/cytoscape.min.js") for u in server.requests)
 
     visible = "window.gnoGraph.cy.nodes().filter((n) => n.visible()).length"
+
+    def shows(n: int) -> None:
+        """Cytoscape applies a filter's style on its own schedule: wait for the count, then hold it."""
+        for _ in range(100):  # at most 5 s; page.wait_for_function would evaluate a string, which the CSP refuses
+            if page.evaluate(visible) == n:
+                break
+            page.wait_for_timeout(50)
+        assert page.evaluate(visible) == n
+
     page.select_option("#graph-tag", "spoke")
-    assert page.evaluate(visible) == 3
+    shows(3)
     expect(page.locator("#graph-count")).to_contain_text("3 notes")
     assert "tag=spoke" in page.url
     page.select_option("#graph-tag", "")
     memory = [n for n in api["nodes"] if n["collection"] == "memory"]
     assert memory, "the superseded fact's relation puts the memory collection in the graph"
     page.select_option("#graph-collection", "notes")
-    assert page.evaluate(visible) == len(drawn) - len(memory)
+    shows(len(drawn) - len(memory))
     page.select_option("#graph-collection", "memory")
-    assert page.evaluate(visible) == len(memory)
+    shows(len(memory))
 
     page.goto(server.base + "/graph?uri=" + hub.replace("%", "%25"))
     expect(page.locator("body")).to_have_attribute("data-graph-ready", "1")
