@@ -12,6 +12,7 @@ import codecs
 import hashlib
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -134,14 +135,29 @@ def normalize_ref(ref: str) -> str:
     return r.rsplit("/", 1)[-1].strip()
 
 
+#: how far down the closing `---` / `...` of a front-matter block is looked for
+FRONT_MATTER_MAX_LINES = 2000
+
+
+def front_matter_close(lines: Sequence[str]) -> int | None:
+    """Index of the line that closes the opening `---` block, None when the file has none.
+
+    The one rule for what front matter is: the indexer reads it, and the writes that edit it in
+    place (tags, a rename's references) find its end the same way."""
+    if not lines or lines[0].strip() != "---":
+        return None
+    for i in range(1, min(len(lines), FRONT_MATTER_MAX_LINES)):
+        if lines[i].strip() in ("---", "..."):
+            return i
+    return None
+
+
 def _split_frontmatter(lines: list[str]) -> tuple[str | None, int]:
     """(yaml text, index of first body line) when the file opens with a `---` block."""
-    if not lines or lines[0].strip() != "---":
+    close = front_matter_close(lines)
+    if close is None:
         return None, 0
-    for i in range(1, min(len(lines), 2000)):
-        if lines[i].strip() in ("---", "..."):
-            return "\n".join(lines[1:i]), i + 1
-    return None, 0
+    return "\n".join(lines[1:close]), close + 1
 
 
 def _iso(v: Any) -> str | None:

@@ -25,6 +25,7 @@ from gno.confine import confined
 from gno.errors import ConflictError, ErrorCode, ValidationError
 from gno.fsio import atomic_write_bytes
 from gno.index import IndexWriter, sync_written
+from gno.ingest.markdown import FRONT_MATTER_MAX_LINES, front_matter_close
 from gno.models import GnoModel
 from gno.store import rename as rstore
 
@@ -146,13 +147,8 @@ def _follow_references(host: RenameHost, old: str, new: str) -> tuple[list[str],
 
 
 def _front_matter_end(raw: bytes) -> int | None:
-    """Byte offset just past the line that closes the opening `---` block (None: no front matter)."""
-    lines = raw.splitlines(keepends=True)
-    if not lines or lines[0].strip() != b"---":
-        return None
-    pos = len(lines[0])
-    for line in lines[1:2000]:
-        pos += len(line)
-        if line.strip() in (b"---", b"..."):
-            return pos
-    return None
+    """Byte offset just past the line that closes the opening `---` block (None: no front matter),
+    by the indexer's rule (`front_matter_close`)."""
+    lines = raw.splitlines(keepends=True)[:FRONT_MATTER_MAX_LINES]
+    close = front_matter_close([line.decode("utf-8", "replace") for line in lines])
+    return None if close is None else sum(len(line) for line in lines[: close + 1])

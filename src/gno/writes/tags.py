@@ -23,7 +23,7 @@ from pydantic import Field
 
 from gno.confine import confined
 from gno.errors import ErrorCode, ValidationError
-from gno.ingest.markdown import TAG_VALID_RE, frontmatter_tags
+from gno.ingest.markdown import TAG_VALID_RE, front_matter_close, frontmatter_tags
 from gno.models import DocUpdateResult, GnoModel
 from gno.refs import resolve_ref
 from gno.store import documents as docs
@@ -36,8 +36,6 @@ if TYPE_CHECKING:
 
 MAX_TAG_CHARS = 100
 _KEY_RE = re.compile(r"^tags?\s*:")
-#: where front matter closes, as the indexer reads it
-_FENCES = ("---", "...")
 
 
 class TagCount(GnoModel):
@@ -139,7 +137,7 @@ def retag(raw: bytes, add: list[str], remove: list[str], uri: str) -> tuple[byte
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     lines = text[len(bom) :].splitlines(keepends=True)
     nl = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
-    close = _closing_fence(lines)
+    close = front_matter_close(lines)
     fm = _load(lines[1:close], uri) if close is not None else {}
     before = frontmatter_tags(fm)
     after = [t for t in before if t not in remove] + [t for t in add if t not in before and t not in remove]
@@ -165,16 +163,6 @@ def retag(raw: bytes, add: list[str], remove: list[str], uri: str) -> tuple[byte
                 details={"uri": uri},
             )
     return (bom + "".join(new_lines)).encode("utf-8"), before, after
-
-
-def _closing_fence(lines: list[str]) -> int | None:
-    """Index of the line that closes the opening `---` block (None: no front matter)."""
-    if not lines or lines[0].strip() != "---":
-        return None
-    for i in range(1, min(len(lines), 2000)):
-        if lines[i].strip() in _FENCES:
-            return i
-    return None
 
 
 def _load(lines: list[str], uri: str) -> dict[str, Any]:
