@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
     from gno.config import CollectionConfig, GnoConfig
     from gno.ledger import Ledger
+    from gno.retrieve.semantic import Semantic
+    from gno.settings import Settings
     from gno.store.db import Store
 
 
@@ -28,6 +30,17 @@ class IndexReader(Protocol):
 
     @property
     def config(self) -> GnoConfig: ...
+
+
+class SemanticIndex(IndexReader, Protocol):
+    """The index with its settings and its vector side (created on first use, so a caller that
+    never asks for `semantic` loads no model)."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def semantic(self) -> Semantic: ...
 
 
 class WriteLease(Protocol):
