@@ -35,6 +35,11 @@ def _umask() -> int:
     return old
 
 
+def umask_changed() -> None:
+    """The process took another umask (a resident owner's worker takes its caller's): read it anew."""
+    _umask.cache_clear()
+
+
 def new_file_mode() -> int:
     """The mode a plain `open(path, "w")` would give a new file."""
     return 0o666 & ~_umask()

@@ -297,3 +297,32 @@ def test_a_write_gets_the_callers_umask(home: dict[str, str]) -> None:
     assert cp.returncode == 0, cp.stderr
     path = Path(json.loads(cp.stdout)["absPath"])
     assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_workers_warm_up_on_a_scratch_index_never_the_users(home: dict[str, str]) -> None:
+    """Spares run the common reads on `<data>/run/warm` before a caller arrives: nothing of it
+    reaches the user's index, and the answers stay the in-process ones (the parity tests above)."""
+    scratch = Path(home["GNO_DATA_DIR"]) / "run" / "warm"
+    assert (scratch / "config" / "index.yml").is_file() and (scratch / "notes" / "deploys.md").is_file()
+    for args in (("recall", "releases", "-s", "team", "--json"), ("query", "deploy", "--json")):
+        served, _ = gno(*args, env=home)
+        local, _ = gno(*args, env=home, owner=False)
+        assert VOLATILE.sub("", served.stdout) == VOLATILE.sub("", local.stdout)
+    found, _ = gno("search", "prototype", "--json", env=home, owner=False)
+    assert json.loads(found.stdout)["results"] == []
+    facts, _ = gno("recall", "deploys", "-s", "team", "--json", env=home, owner=False)
+    assert all(f["caller"] != "warm-up" for f in json.loads(facts.stdout)["facts"])
+
+
+def test_the_default_model_is_kept_once() -> None:
+    from gno.embed import registry
+
+    try:
+        default = registry.keep_warm(None)
+    except registry.EmbedderUnavailable:
+        pytest.skip("no local model installed")
+    try:
+        assert registry.keep_warm("minilm" if "minilm" in default.model_id else "wordllama") is default
+        assert registry.load_embedder(None) is default
+    finally:
+        registry._WARM.clear()

@@ -40,12 +40,20 @@ import time
 from gno import __version__
 from gno.config import Settings
 from gno.daemon.resident import alive
+from gno.daemon.warmup import preload, remove_scratch, warm_worker
+from gno.fsio import umask_changed
 from gno.owner_socket import PROTOCOL, Request, decode_request, short_address, socket_path
 
 log = logging.getLogger("gno.daemon")
 MAX_HEADER = 4 * 1024 * 1024
 #: forked workers waiting for a command
 SPARES = 3
+#: a worker's second message to the template: its command finished (`_spare`)
+DONE = 1 << 31
+#: a command taken this recently holds back the forking of more than one spare
+BUSY_S = 2.0
+#: spares beyond the first are forked (and warmed) once no command was taken or finished for this long
+QUIET_S = 0.4
 
 
 def start_template(settings: Settings) -> int | None:
@@ -108,37 +116,52 @@ def _close_inherited_fds() -> None:
 
 
 def _template(settings: Settings, parent: int) -> None:
-    """Keep `SPARES` forked workers waiting in `accept`; fork a new one whenever one takes a command.
+    """Keep `SPARES` forked workers waiting in `accept`, each warmed on the scratch index.
 
     A fork of this process (hundreds of MB mapped) costs tens of milliseconds on a busy machine;
     forked ahead, a command waits only for its own work. A spare is as fresh as a new fork: the
-    template's state never changes after the warm-up."""
+    template's state never changes after the warm-up. While commands come and go, a new spare is
+    forked only when none is left (a burst of clients), and it does not warm up; the rest are forked
+    and warmed once no command ran for `QUIET_S`, so a fork and a warm-up do not take a running
+    command's CPU on a small machine."""
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the owner decides when to stop
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # workers are reaped by the kernel
     _set_parent_death_signal(signal.SIGTERM)
     _close_inherited_fds()
-    preload(settings)
+    scratch = preload(settings)
     listener = _listen(settings.data_root)
     if listener is None:
         return
     log.info("answering commands on %s", socket_path(settings.data_root))
     taken_r, taken_w = os.pipe()
     idle: set[int] = set()
+    busy: dict[int, float] = {}  # taken worker → when; a command running longer no longer holds spares back
+    last = 0.0  # when a command was last taken or finished
     try:
         while not stop.is_set() and os.getppid() == parent:
-            while len(idle) < SPARES:
+            now = time.monotonic()
+            busy = {pid: t for pid, t in busy.items() if now - t < BUSY_S and alive(pid)}
+            quiet = not busy and now - last >= QUIET_S
+            while len(idle) < (SPARES if quiet else 1):
                 pid = os.fork()
                 if pid == 0:
                     os.close(taken_r)
-                    _spare(listener, taken_w)  # never returns
+                    _spare(listener, taken_w, scratch if quiet else None)  # never returns
                 idle.add(pid)
-            ready, _, _ = select.select([taken_r], [], [], 1.0)
+            ready, _, _ = select.select([taken_r], [], [], 1.0 if quiet else QUIET_S)
             if ready:
-                data = os.read(taken_r, 4 * SPARES * 4)
+                last = time.monotonic()
+                data = os.read(taken_r, 4 * SPARES * 16)
                 for i in range(0, len(data) - 3, 4):
-                    idle.discard(int.from_bytes(data[i : i + 4], "big"))
+                    word = int.from_bytes(data[i : i + 4], "big")
+                    pid = word & ~DONE
+                    idle.discard(pid)
+                    if word & DONE:
+                        busy.pop(pid, None)
+                    else:
+                        busy[pid] = last
             idle = {pid for pid in idle if alive(pid)}  # a spare killed from outside is replaced
     except InterruptedError:
         pass
@@ -149,16 +172,18 @@ def _template(settings: Settings, parent: int) -> None:
         listener.close()
         with contextlib.suppress(OSError):
             os.unlink(socket_path(settings.data_root))
+        remove_scratch(settings.data_root)
 
 
-def _spare(listener: socket.socket, taken: int) -> None:
-    """A forked worker: wait for one command (dying with the template meanwhile), then run it."""
+def _spare(listener: socket.socket, taken: int, scratch: dict[str, str] | None) -> None:
+    """A forked worker: warm up, wait for one command (dying with the template meanwhile), run it."""
     code = 1
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         _set_parent_death_signal(signal.SIGTERM)
+        warm_worker(scratch, lambda: bool(select.select([listener], [], [], 0)[0]))
         while True:
             try:
                 conn, _ = listener.accept()
@@ -167,11 +192,12 @@ def _spare(listener: socket.socket, taken: int) -> None:
                 continue
         _set_parent_death_signal(0)  # taken: the command finishes even if the owner stops meanwhile
         os.write(taken, os.getpid().to_bytes(4, "big"))
-        os.close(taken)
         listener.close()
         signal.signal(signal.SIGINT, signal.default_int_handler)
         request = _receive(conn)
         code = 0 if request is None else _run(conn, *request)
+        with contextlib.suppress(OSError):
+            os.write(taken, (os.getpid() | DONE).to_bytes(4, "big"))
     except BaseException:  # noqa: BLE001 - report what happened to the log, never to the owner's code
         log.exception("command worker failed")
     finally:
@@ -201,85 +227,6 @@ def _listen(data_root: str) -> socket.socket | None:
     os.chmod(path, 0o600)
     sock.listen(64)
     return sock
-
-
-# -- warm-up ----------------------------------------------------------------------------------
-def preload(settings: Settings) -> None:
-    """Import everything a command may need and build what is built lazily, once, for every worker."""
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")  # no rayon pool in a process that forks
-    import importlib
-    import pkgutil
-
-    import gno
-
-    for info in pkgutil.walk_packages(gno.__path__, "gno."):
-        if info.name.endswith("__main__"):
-            continue
-        try:
-            importlib.import_module(info.name)
-        except Exception as exc:  # noqa: BLE001 - an extra that is not installed: its commands say so
-            log.debug("not preloaded: %s (%s)", info.name, exc)
-    from gno.cli import main as cli_main
-    from gno.contract import CAPABILITIES
-
-    cli_main._load_all()
-    for cap in CAPABILITIES:
-        with contextlib.suppress(Exception):
-            cap.mcp_tool()  # the request and result models, and the tool schemas `gno mcp` lists
-    first_call = ("difflib", "getpass", "termios", "click._textwrap", "importlib.resources.readers")
-    for name in (*first_call, "importlib.readers", "encodings.utf_8_sig", "encodings.utf_16_le"):
-        with contextlib.suppress(ImportError):  # what commands import on their first call
-            importlib.import_module(name)
-    _build_models()
-    _warm_embedders(settings)
-    _warm_evidence()
-    import gc
-
-    gc.collect()
-    gc.freeze()  # a worker's collections never walk (and so copy) the template's objects
-
-
-def _build_models() -> None:
-    from pydantic import BaseModel
-
-    seen: set[type[BaseModel]] = set()
-    todo: list[type[BaseModel]] = [BaseModel]
-    while todo:
-        for sub in todo.pop().__subclasses__():
-            if sub not in seen:
-                seen.add(sub)
-                todo.append(sub)
-    for cls in seen:
-        if cls.__module__.startswith("gno.") and not cls.__pydantic_generic_metadata__["parameters"]:
-            with contextlib.suppress(Exception):
-                cls.model_rebuild()
-
-
-def _warm_embedders(settings: Settings) -> None:
-    from gno.config import load_config
-    from gno.embed.registry import keep_warm
-
-    try:
-        spec = load_config(settings, must_exist=False).models.embed
-    except Exception as exc:  # noqa: BLE001 - a broken config is the command's to report
-        log.info("no embedder preloaded: %s", exc)
-        return
-    for name in dict.fromkeys([spec, "minilm"]):
-        try:
-            keep_warm(name)
-        except Exception as exc:  # noqa: BLE001 - unavailable models degrade in the command, as always
-            log.info("embedder %s not preloaded: %s", name or "default", exc)
-
-
-def _warm_evidence() -> None:
-    """The capsule's token counter (the MiniLM WordPiece vocabulary, parsed once) for `ask` and
-    `context build`: built per command, it was a tenth of a warm `ask`."""
-    from gno.evidence.canonical import token_counter
-
-    try:
-        token_counter().count("warm up")
-    except Exception as exc:  # noqa: BLE001 - the command reports a broken tokenizer itself
-        log.info("no token counter preloaded: %s", exc)
 
 
 # -- one command --------------------------------------------------------------------------------
@@ -334,12 +281,13 @@ def _run(conn: socket.socket, request: Request, fds: list[int]) -> int:
     os.environ.clear()
     os.environ.update(request.env)
     os.umask(request.umask)  # files a write creates get the caller's permissions
+    umask_changed()
     if hasattr(time, "tzset"):
         time.tzset()  # local times in the caller's $TZ
     from gno import settings as gno_settings
 
     gno_settings.set_caller_ppid(request.ppid)
-    _caller_stdio()
+    caller_stdio()
     _caller_logging()
     argv = request.argv
     sys.argv = ["gno", *argv]
@@ -348,13 +296,13 @@ def _run(conn: socket.socket, request: Request, fds: list[int]) -> int:
         return 0
     conn.settimeout(None)
     threading.Thread(target=_watch_caller, args=(conn,), name="gno-caller", daemon=True).start()
-    code = _exit_code(argv)
+    code = exit_code(argv)
     with contextlib.suppress(OSError):
         conn.sendall(f"X{code}\n".encode())
     return code
 
 
-def _exit_code(argv: list[str]) -> int:
+def exit_code(argv: list[str]) -> int:
     """Run the click CLI as the console script does and return what the process would exit with."""
     from gno.cli.main import main
 
@@ -385,16 +333,14 @@ def _exit_code(argv: list[str]) -> int:
     return code
 
 
-def _caller_stdio() -> None:
+def caller_stdio() -> None:
     """Fresh stdin/stdout/stderr on fds 0-2, configured as the interpreter configures them at start.
 
     `sys.__stdout__` and the others keep the template's objects (on the same fd numbers), so
     they are never collected, which would close the caller's fds."""
     encoding = os.environ.get("PYTHONIOENCODING", "").partition(":")[0] or sys.getfilesystemencoding()
     out_tty = os.isatty(1)
-    sys.stdin = io.TextIOWrapper(
-        io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding=encoding, newline="\n"
-    )
+    sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding=encoding, newline="\n")
     sys.stdout = io.TextIOWrapper(
         io.BufferedWriter(io.FileIO(1, "w", closefd=False)), encoding=encoding, newline="\n", line_buffering=out_tty
     )

@@ -71,17 +71,32 @@ def keep_warm(spec: str | None) -> Embedder:
     For a resident owner's template: the processes it forks share the loaded model instead of each
     loading it again (about a second for MiniLM), with the same threads, hence the same vectors.
     onnxruntime's dispatching thread takes back pool work no thread picked up, so a forked copy
-    (whose pool threads are gone) still runs. Remote models are not kept (a probe per process)."""
+    (whose pool threads are gone) still runs. Remote models are not kept (a probe per process).
+    The default is kept under its own name too (`minilm`, loaded the same way): one copy of the
+    model, where two made every fork of the template copy twice the page tables."""
     name = (spec or "default").strip().lower()
+    if name in _WARM:
+        return _WARM[name]
     if name.startswith(("http://", "https://", "openai:")):
         raise EmbedderUnavailable("remote embedders are not kept warm", embedder=spec)
-    embedder = load_embedder(spec, warm=True)
+    names = [name]
+    if name in ("", "default", "auto"):
+        candidate, embedder = _first_default(threads=None, batch_size=None, warm=True)
+        names.append(candidate)
+    else:
+        embedder = load_embedder(spec, warm=True)
     embedder.embed_query("warm")
-    _WARM[name] = embedder
+    for n in names:
+        _WARM.setdefault(n, embedder)
     return embedder
 
 
 def _load_default(*, threads: int | None, batch_size: int | None, warm: bool) -> Embedder:
+    return _first_default(threads=threads, batch_size=batch_size, warm=warm)[1]
+
+
+def _first_default(*, threads: int | None, batch_size: int | None, warm: bool) -> tuple[str, Embedder]:
+    """The first of `DEFAULT_ORDER` that loads: (its name, the embedder)."""
     reasons: list[str] = []
     missing_extra = True  # every candidate lacked a package (not a file or a broken runtime)
     for candidate in DEFAULT_ORDER:
@@ -97,7 +112,7 @@ def _load_default(*, threads: int | None, batch_size: int | None, warm: bool) ->
             logging.getLogger("gno.embed").warning(
                 "default embedder falls back to %s (%s)", embedder.model_id, "; ".join(reasons)
             )
-        return embedder
+        return candidate, embedder
     raise EmbedderUnavailable(
         "no local embedding model can be loaded (" + "; ".join(reasons) + ")",
         embedder="default",
