@@ -1,0 +1,44 @@
+"""Shared by every result: the model base (camelCase on the wire), egress lineage, request receipts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+
+
+class GnoModel(BaseModel):
+    # defer_build: validators are built on first use, so a CLI call pays only for the models it touches
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid", defer_build=True)
+
+    def dump(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+class EgressSource(GnoModel):
+    collection: str
+    policy: str
+    source: str
+
+
+class EgressLineage(GnoModel):
+    """Where derived output may travel: the strictest policy of its source collections."""
+
+    effective_policy: str
+    digest: str
+    sources: list[EgressSource]
+
+
+class RequestInfo(GnoModel):
+    """The request ID a write ran under: `replayed` when an earlier attempt had already written."""
+
+    request_id: str
+    status: str  # committed
+    replayed: bool
+    committed_at: str
+
+
+class HealthResult(GnoModel):
+    ok: bool
+    version: str
