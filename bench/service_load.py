@@ -38,7 +38,7 @@ from typing import Any
 
 import httpx
 
-from gno.service.server import open_database, start_embedded_postgres
+from gno.service.compose import open_database, start_embedded_postgres
 from gno.service.tenancy import create_key
 
 TOPICS = ["deploy", "billing", "postgres", "kafka", "oncall", "staging", "release", "auth", "cache", "search"]

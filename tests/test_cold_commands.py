@@ -27,9 +27,9 @@ from gno.cli.cold_read import SPECS
 from gno.cli.main import cli
 from gno.contract import capability
 from gno.engine import Engine
-from gno.memory import contract, propose, recall, receipts
-from gno.memory import models as memory_models
+from gno.memory import inputs, propose, recall, receipts
 from gno.memory.remember import RememberRequest
+from gno.models import memory_results as memory_models
 from gno.settings import Settings
 from test_cold_start import imported_modules
 
@@ -236,7 +236,7 @@ RECORDS: list[tuple[type[tuple[object, ...]], type[BaseModel]]] = [
     (change_reads.Changes, models.ChangesResult),
     (egress.Source, models.EgressSource),
     (egress.Lineage, models.EgressLineage),
-    (contract.Fact, memory_models.MemoryRecord),
+    (inputs.Fact, memory_models.MemoryRecord),
     (recall.RecalledFact, memory_models.MemoryFact),
     (receipts.Issued, memory_models.Receipt),
     (recall.Budget, memory_models.RecallBudget),

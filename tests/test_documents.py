@@ -440,7 +440,7 @@ def test_a_converted_file_is_never_overwritten_by_an_edit(
     """Its mirror is not the file: an edit (engine, REST's editor source) refuses it and the bytes stay."""
     import hashlib
 
-    from gno.web.routes import doc_source
+    from gno.web.pages import doc_source
 
     root = tmp_path / "vault"
     root.mkdir()

@@ -9,7 +9,7 @@ earliest and latest cursors.
 
 from __future__ import annotations
 
-from gno.records import NamedTuple
+from gno.tuples import NamedTuple
 
 TYPE_CHECKING = False  # not typing's: a cold `gno changes` imports neither typing nor pydantic
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ No pydantic, YAML or typing on this path: a cold `gno get` costs little more tha
 
 from __future__ import annotations
 
-from gno.records import NamedTuple
+from gno.tuples import NamedTuple
 
 TYPE_CHECKING = False  # not typing's: a cold read does not import typing
 if TYPE_CHECKING:

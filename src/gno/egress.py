@@ -9,7 +9,7 @@ knows from the config snapshot); `lineage` is the model every other caller uses.
 
 from __future__ import annotations
 
-from gno.records import NamedTuple
+from gno.tuples import NamedTuple
 
 TYPE_CHECKING = False  # not typing's: a cold `gno recall` imports neither typing nor pydantic
 if TYPE_CHECKING:

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from gno.records import NamedTuple
+from gno.tuples import NamedTuple
 
-TYPE_CHECKING = False  # not typing's: see gno.records
+TYPE_CHECKING = False  # not typing's: see gno.tuples
 if TYPE_CHECKING:
     from typing import Any
 

@@ -15,7 +15,7 @@ ASCII lines, `S<pid>` (ready) or `R<reason>` (refused: run in-process); the call
 with `G` (go: from then on only the owner runs it, so a caller that gave up waiting never runs a
 command twice), the owner ends with `X<exit code>`; the caller may send `I` (its Ctrl-C).
 
-Kept free of everything but `os` (and `gno.records`): the client imports it before deciding
+Kept free of everything but `os` (and `gno.tuples`): the client imports it before deciding
 anything, and must stay cheaper than a bare interpreter start.
 """
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 
-from gno.records import NamedTuple
+from gno.tuples import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

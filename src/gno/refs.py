@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from gno.records import NamedTuple
+from gno.tuples import NamedTuple
 
 TYPE_CHECKING = False  # not typing's: a cold read resolves refs without typing, dataclasses or the error table
 if TYPE_CHECKING:

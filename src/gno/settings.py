@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 
-from gno.records import NamedTuple
+from gno.tuples import NamedTuple
 
 TYPE_CHECKING = False  # not typing's: a cold `gno search` does not import typing
 if TYPE_CHECKING:

@@ -19,7 +19,6 @@ import yaml
 from gno.config import Settings
 from gno.embed.fake import FakeEmbedder
 from gno.engine import Engine
-from gno.memory.models import RecallResult, RememberResult
 from gno.memory.recall import RecallRequest
 from gno.memory.records import (
     MEMORY_LEXICAL_LIKELY_THRESHOLD,
@@ -29,6 +28,7 @@ from gno.memory.records import (
     token_set,
 )
 from gno.memory.remember import RememberRequest
+from gno.models.memory_results import RecallResult, RememberResult
 
 from .conftest import FAKE, Cli, set_embed
 

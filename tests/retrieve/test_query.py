@@ -263,7 +263,7 @@ def test_invalid_options(tech: Engine, kw: dict[str, object], code: ErrorCode) -
 )
 def test_the_request_model_holds_the_bounds(body: dict[str, object]) -> None:
     """Bounds live once, in the request every surface parses; the engine takes what it was given."""
-    from gno.contract.base import parse
+    from gno.contract.request import parse
     from gno.contract.retrieve import QueryRequest
 
     with pytest.raises(GnoError) as ei:

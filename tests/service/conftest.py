@@ -27,8 +27,8 @@ import pytest
 
 from components import missing_component
 from gno.embed import load_embedder
-from gno.service.server import ServiceRuntime, open_service
-from gno.service.settings import Limits, ServiceSettings
+from gno.service.compose import ServiceRuntime, open_service
+from gno.service.service_settings import Limits, ServiceSettings
 from gno.service.tenancy import Principal, create_key
 from servers import uvicorn_thread
 
@@ -54,7 +54,7 @@ def pg_server() -> Iterator[str]:
         missing_component(reason)
     import psycopg
 
-    from gno.service.server import start_embedded_postgres
+    from gno.service.compose import start_embedded_postgres
 
     root = Path(tempfile.mkdtemp(prefix="gno-test-pg-"))
     server = start_embedded_postgres(root / "data")

@@ -94,8 +94,8 @@ def test_admin_commands_and_errors(gno_home: Path) -> None:
 
 def test_workspace_delete_command(gno_home: Path) -> None:
     from gno.config import build_settings
-    from gno.service.server import open_service
-    from gno.service.settings import service_settings
+    from gno.service.compose import open_service
+    from gno.service.service_settings import service_settings
 
     key = gno_json("service", "key", "create", "--project", "alpha")["key"]
     rt = open_service(service_settings(build_settings()), load_embedder=False)

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from gno.embed import load_embedder
-from gno.service.server import open_service
+from gno.service.compose import open_service
 from gno.service.tenancy import create_key, set_account_state
 
 from .conftest import Http, Team, make_settings

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from gno.service.ratelimit import RateLimiter
-from gno.service.settings import Limits
+from gno.service.service_settings import Limits
 from gno.service.tenancy import delete_workspace, revoke_key, set_account_state
 
 from .conftest import Http, Team

@@ -14,7 +14,7 @@ import pytest
 from gno.errors import ERROR_TABLE, ErrorCode
 from gno.service.mcp_tools import build_service_mcp
 from gno.service.ratelimit import RateLimiter
-from gno.service.settings import Limits
+from gno.service.service_settings import Limits
 from gno.service.tenancy import set_account_state
 
 from .conftest import Team

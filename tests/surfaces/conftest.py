@@ -35,9 +35,9 @@ from click.testing import CliRunner
 import gno
 from gno.config import Settings
 from gno.engine import Engine
-from gno.memory.models import MemoryRecord, RecallResult
 from gno.memory.recall import RecallRequest
 from gno.memory.remember import RememberRequest
+from gno.models.memory_results import MemoryRecord, RecallResult
 from servers import announced_port, file_reader, uvicorn_thread
 
 #: identity every in-process surface call uses unless a test says otherwise

@@ -23,7 +23,7 @@ import pytest
 from gno.errors import ERROR_TABLE
 from gno.errors import ErrorCode as E
 from gno.service.ratelimit import RateLimiter
-from gno.service.settings import Limits, ServiceSettings
+from gno.service.service_settings import Limits, ServiceSettings
 from gno.service.tenancy import create_key, delete_workspace, set_account_state
 
 from .drive import DRIVEN, expect_envelope
@@ -43,7 +43,7 @@ class Team:
 @pytest.fixture
 def team(tmp_path: Path) -> Iterator[Team]:
     from gno.embed import load_embedder
-    from gno.service.server import open_service
+    from gno.service.compose import open_service
 
     db_file = tmp_path / "service" / "service.sqlite"
     settings = ServiceSettings(data_dir=tmp_path / "service", database=f"sqlite:///{db_file}", archivist="sync")

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from gno.errors import ERROR_TABLE, ErrorCode
-from gno.serving.guard import HostRule, split_host
+from gno.serving.host_origin import HostRule, split_host
 
 from .conftest import SurfaceEnv, gno_serve
 
@@ -157,7 +157,7 @@ def test_off_loopback_servers_warn_about_plain_http(env: SurfaceEnv, monkeypatch
 
     calls: list[tuple[str, tuple[str, ...]]] = []
     monkeypatch.setattr(
-        "gno.service.server.serve", lambda settings, *, host, allowed_hosts, **_: calls.append((host, allowed_hosts))
+        "gno.service.compose.serve", lambda settings, *, host, allowed_hosts, **_: calls.append((host, allowed_hosts))
     )
     res = CliRunner().invoke(cli, ["service", "serve", "--host", "0.0.0.0", "--port", "1"])
     assert res.exit_code == 0, res.output

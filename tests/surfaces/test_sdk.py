@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 import gno
-from gno.memory.models import RecallResult, RememberResult
 from gno.models import CaptureResult, DocumentResult, DocUpdateResult, SearchResult, StatusResult
+from gno.models.memory_results import RecallResult, RememberResult
 from gno.sdk.transports import HTTPTransport, LocalTransport
 from servers import refusing_url
 

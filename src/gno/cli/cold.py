@@ -13,7 +13,7 @@ answers, exactly as before.
 from __future__ import annotations
 
 from gno.cli.entry import Unhandled, options
-from gno.records import NamedTuple
+from gno.tuples import NamedTuple
 
 TYPE_CHECKING = False  # not typing's: a cold command does not import typing
 if TYPE_CHECKING:

@@ -110,7 +110,7 @@ def cold_remember(command: str, glob: dict[str, Any], rest: Sequence[str]) -> Te
     write goes through click and the engine, under the write lease; so does a config with the
     Memory Guard on, and a memory collection with vectors (its candidates are ranked by cosine).
     """
-    from gno.memory.contract import require_identity, require_text
+    from gno.memory.inputs import require_identity, require_text
     from gno.memory.instants import require_instant
     from gno.memory.limits import content_hash, validate_scopes
     from gno.memory.propose import propose

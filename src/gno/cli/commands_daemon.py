@@ -16,7 +16,7 @@ from gno.cli.main import AppContext, json_option, run
 
 if TYPE_CHECKING:
     from gno.daemon import ResidentStatus
-    from gno.daemon.install import ServiceFile
+    from gno.daemon.autostart import ServiceFile
     from gno.daemon.resident import Kind
 
 F = Callable[..., Any]
@@ -177,7 +177,7 @@ def daemon_install(ctx: click.Context, manager: str | None, as_json: bool) -> No
     Linux: a systemd user unit in ~/.config/systemd/user; macOS: a launchd agent in
     ~/Library/LaunchAgents. It is written, not started: the output says how to start and check it.
     """
-    from gno.daemon.install import default_manager, install
+    from gno.daemon.autostart import default_manager, install
 
     app: AppContext = ctx.obj
 
@@ -194,7 +194,7 @@ def daemon_install(ctx: click.Context, manager: str | None, as_json: bool) -> No
 @click.pass_context
 def daemon_uninstall(ctx: click.Context, manager: str | None, as_json: bool) -> None:
     """Remove the user service `gno daemon install` wrote (it says how to stop a running one)."""
-    from gno.daemon.install import default_manager, uninstall
+    from gno.daemon.autostart import default_manager, uninstall
 
     run(ctx, as_json, lambda e: uninstall(e.settings, manager or default_manager()), render_service)  # type: ignore[arg-type]
 

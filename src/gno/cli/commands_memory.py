@@ -17,7 +17,7 @@ from gno.cli.render_memory import recall_text, remember_text
 if TYPE_CHECKING:
     from gno.config import Settings
     from gno.engine import Engine
-    from gno.memory.models import AuditResult, MemoryHistoryResult, RecallResult, RememberResult
+    from gno.models.memory_results import AuditResult, MemoryHistoryResult, RecallResult, RememberResult
 
 identity_options = [
     click.option("--caller", default=None, help="Caller identity (default $GNO_MEMORY_CALLER or cli:<user>)."),

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 
 def is_loopback(host: str) -> bool:
-    from gno.serving.guard import is_loopback_name
+    from gno.serving.host_origin import is_loopback_name
 
     return is_loopback_name(host.strip("[]").lower())
 
@@ -46,7 +46,7 @@ def warn_plain_http(host: str) -> None:
 
 
 def guard_options(fn: Any) -> Any:
-    """`--allowed-origin` and `--allowed-host`: the Host/Origin rules of both servers (`gno.serving.guard`)."""
+    """`--allowed-origin` and `--allowed-host`: the Host/Origin rules of both servers (`gno.serving.host_origin`)."""
     fn = click.option(
         "--allowed-host",
         "allowed_hosts",

@@ -17,10 +17,10 @@ from gno.cli.main import AppContext, emit_error, emit_json, json_option
 
 if TYPE_CHECKING:
     from gno.service.backend import Backend
-    from gno.service.settings import ServiceSettings
+    from gno.service.service_settings import ServiceSettings
 
 T = TypeVar("T")
-_DB = "gno.service.server"
+_DB = "gno.service.compose"
 database_option = click.option(
     "--database",
     default=None,
@@ -30,7 +30,7 @@ database_option = click.option(
 
 
 def _settings(ctx: click.Context, database: str | None = None, embedder: str | None = None) -> ServiceSettings:
-    from gno.service.settings import service_settings
+    from gno.service.service_settings import service_settings
 
     app: AppContext = ctx.obj
     return service_settings(app.settings(), database=database or ctx.meta.get(_DB), embedder=embedder)
@@ -39,7 +39,7 @@ def _settings(ctx: click.Context, database: str | None = None, embedder: str | N
 def _invoke(ctx: click.Context, as_json: bool, fn: Callable[[Backend], T], render: Callable[[T], None]) -> None:
     """Open the database, run `fn`, close; every failure ends with the error table's exit code."""
     from gno.errors import GnoError, from_exception
-    from gno.service.server import open_database
+    from gno.service.compose import open_database
 
     try:
         db = open_database(_settings(ctx).database)
@@ -207,7 +207,7 @@ def serve(
     """
     from gno.cli.commands_serve import warn_exposed
     from gno.errors import GnoError
-    from gno.service.server import serve as run_server
+    from gno.service.compose import serve as run_server
 
     warn_exposed(host, allowed_hosts)
     try:

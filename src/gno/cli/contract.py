@@ -75,7 +75,7 @@ def invoke(
     def call(engine: Engine) -> Any:
         from gno.cli.main import lock_wait_seconds
         from gno.contract import capability
-        from gno.contract.base import CallContext, parse
+        from gno.contract.request import CallContext, parse
 
         data = fields(engine) if callable(fields) else fields
         plain = {k: list(v) if isinstance(v, tuple) else v for k, v in data.items() if v is not None}

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from gno.errors import ErrorCode as E
 
 if TYPE_CHECKING:
-    from gno.contract.base import Request
+    from gno.contract.request import Request
     from gno.models import GnoModel
 
 #: codes any capability can answer with (bad input, missing setup, a crash)
@@ -209,7 +209,7 @@ CAPABILITIES: tuple[Capability, ...] = (
     Capability(
         "recall",
         "memory:RecallRequest",
-        "gno.memory.models:RecallResult",
+        "gno.models.memory_results:RecallResult",
         ("POST", "/api/memory/recall"),
         "recall",
         "memory",
@@ -219,7 +219,7 @@ CAPABILITIES: tuple[Capability, ...] = (
     Capability(
         "remember",
         "memory:RememberRequest",
-        "gno.memory.models:RememberResult",
+        "gno.models.memory_results:RememberResult",
         ("POST", "/api/memory/remember"),
         "remember",
         "memory",
@@ -231,7 +231,7 @@ CAPABILITIES: tuple[Capability, ...] = (
     Capability(
         "memory_history",
         "memory:MemoryHistoryRequest",
-        "gno.memory.models:MemoryHistoryResult",
+        "gno.models.memory_results:MemoryHistoryResult",
         ("GET", "/api/memory/history"),
         "memory history",
         "memory",
@@ -281,7 +281,7 @@ CAPABILITIES: tuple[Capability, ...] = (
     ),
     Capability(
         "context_add",
-        "hints:ContextAddRequest",
+        "hint_requests:ContextAddRequest",
         "gno.hints:ContextAddResult",
         ("POST", "/api/contexts"),
         "context add",
@@ -291,7 +291,7 @@ CAPABILITIES: tuple[Capability, ...] = (
     ),
     Capability(
         "context_list",
-        "hints:ContextListRequest",
+        "hint_requests:ContextListRequest",
         "gno.hints:ContextList",
         ("GET", "/api/contexts"),
         "context list",
@@ -299,7 +299,7 @@ CAPABILITIES: tuple[Capability, ...] = (
     ),
     Capability(
         "context_rm",
-        "hints:ContextRmRequest",
+        "hint_requests:ContextRmRequest",
         "gno.hints:ContextRemoved",
         ("DELETE", "/api/contexts"),
         "context rm",
@@ -309,7 +309,7 @@ CAPABILITIES: tuple[Capability, ...] = (
     ),
     Capability(
         "context_check",
-        "hints:ContextCheckRequest",
+        "hint_requests:ContextCheckRequest",
         "gno.hints:ContextCheckResult",
         ("GET", "/api/contexts/check"),
         "context check",

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import AliasChoices, Field, field_validator
 
-from gno.contract.base import REQUEST_ID_DOC, REQUEST_ID_SCHEMA, CallContext, Request
+from gno.contract.request import REQUEST_ID_DOC, REQUEST_ID_SCHEMA, CallContext, Request
 from gno.models import CaptureSource
 
 if TYPE_CHECKING:

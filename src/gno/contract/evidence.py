@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
-from gno.contract.base import CallContext, Depth, Request, Tags
 from gno.contract.documents import REF_DOC
+from gno.contract.request import CallContext, Depth, Request, Tags
 
 if TYPE_CHECKING:
     from gno.engine import Engine

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field, JsonValue
 
-from gno.contract.base import REQUEST_ID_DOC, REQUEST_ID_SCHEMA, CallContext, Request, choice
+from gno.contract.request import REQUEST_ID_DOC, REQUEST_ID_SCHEMA, CallContext, Request, choice
 
 if TYPE_CHECKING:
     from gno.engine import Engine
-    from gno.memory.models import MemoryHistoryResult, RecallResult, RememberResult
+    from gno.models.memory_results import MemoryHistoryResult, RecallResult, RememberResult
 
 SCOPES_DOC = "Scopes (1–8; letters, digits and . _ : / @ -; at most 64 characters). Required."
 SCOPES_SCHEMA: dict[str, JsonValue] = {"minItems": 1, "maxItems": 8}

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import Field
 
-from gno.contract.base import CallContext, Depth, Request, TagFilter
+from gno.contract.request import CallContext, Depth, Request, TagFilter
 
 if TYPE_CHECKING:
     from gno.engine import Engine

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from gno.contract import CAPABILITIES
-from gno.contract.base import ErrorBody
+from gno.contract.request import ErrorBody
 from gno.contract.schema import input_schema, output_schema
 
 

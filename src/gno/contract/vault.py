@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from pydantic import Field, field_validator
 
-from gno.contract.base import REQUEST_ID_DOC, REQUEST_ID_SCHEMA, CallContext, Request, split_commas
 from gno.contract.documents import REF_DOC
+from gno.contract.request import REQUEST_ID_DOC, REQUEST_ID_SCHEMA, CallContext, Request, split_commas
 
 if TYPE_CHECKING:
     from gno.doctor import DoctorResult

@@ -13,9 +13,9 @@ if TYPE_CHECKING:
     # Imported where used: pydantic (config, models), YAML, filelock, pathlib, dataclasses and
     # the sync machinery each cost more than a whole `gno search`, which needs none of them.
 
-    from gno.memory.models import AuditResult, MemoryHistoryResult, RecallResult, RememberResult
     from gno.memory.recall import RecallRequest
     from gno.memory.remember import RememberRequest
+    from gno.models.memory_results import AuditResult, MemoryHistoryResult, RecallResult, RememberResult
 
 
 class Remembering(Lifecycle):

@@ -27,7 +27,7 @@ from gno.http.routes import error_responses, register_capabilities
 from gno.models import HealthResult
 from gno.serving.api_docs import DOCS_PATH, register_docs
 from gno.serving.content_type import JsonBodyRequired
-from gno.serving.guard import HostGuard, HostRule, OriginGuard
+from gno.serving.host_origin import HostGuard, HostRule, OriginGuard
 from gno.serving.http_errors import http_exception_error
 
 #: behind the token even for GET (everything else a GET reaches is the Web UI's static shell)
@@ -136,7 +136,7 @@ def create_app(
         for route in mcp_app.routes:
             app.router.routes.append(route)
     if web:
-        from gno.web.routes import register_web
+        from gno.web.pages import register_web
 
         register_web(app)
     return app

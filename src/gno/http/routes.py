@@ -21,7 +21,7 @@ from pydantic import AliasChoices
 from starlette.concurrency import run_in_threadpool
 
 from gno.contract import CAPABILITIES, COMMON_ERRORS, HTTP_ERRORS, Capability
-from gno.contract.base import CallContext, ErrorBody, parse
+from gno.contract.request import CallContext, ErrorBody, parse
 from gno.contract.schema import input_schema, omitted_nulls_not_required
 from gno.engine import Engine
 from gno.errors import ERROR_TABLE, ErrorCode, ValidationError

@@ -27,7 +27,7 @@ from mcp_types import Tool as MCPTool
 
 from gno import __version__
 from gno.contract import BY_TOOL, CAPABILITIES, TOOL_PROFILES, ToolSpec, in_profile
-from gno.contract.base import CallContext, parse
+from gno.contract.request import CallContext, parse
 from gno.engine import Engine
 from gno.errors import AuthError, ErrorCode, GnoError, NotFoundError, ValidationError, from_exception
 from gno.models import GnoModel

@@ -10,7 +10,7 @@ import hashlib
 from collections.abc import Sequence
 
 from gno.config import CollectionConfig
-from gno.memory.models import AuditFinding, AuditResult
+from gno.models.memory_results import AuditFinding, AuditResult
 from gno.store import memory as mstore
 from gno.store.db import Store
 

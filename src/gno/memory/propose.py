@@ -4,13 +4,13 @@ The BM25 pool of 16 current facts in the same scopes (any-term, inside the query
 cosine when an embedder is given, else token Jaccard; a fact with the same normalised text is
 `exact` (found even outside the pool), one over the threshold `likely`, the rest `weak`.
 `propose` is the whole answer to a proposal: `existing` when the exact fact is stored, else
-the `candidates`. Plain data (the fields, in the order, of `gno.memory.models`), so a cold
+the `candidates`. Plain data (the fields, in the order, of `gno.models.memory_results`), so a cold
 `gno remember` (`gno.cli.cold_memory`) and the engine's `remember` compose the same function.
 """
 
 from __future__ import annotations
 
-from gno.memory.contract import Fact, facts_of
+from gno.memory.inputs import Fact, facts_of
 from gno.memory.limits import (
     MEMORY_CANDIDATE_POOL,
     MEMORY_LEXICAL_LIKELY_THRESHOLD,
@@ -19,10 +19,10 @@ from gno.memory.limits import (
     normalize_text,
     token_set,
 )
-from gno.records import NamedTuple
 from gno.retrieve.grammar import compile_fts, parse_query
 from gno.store import memory as mstore
 from gno.store.fts import DocFilter, FtsQueryError, bm25_search
+from gno.tuples import NamedTuple
 
 TYPE_CHECKING = False  # not typing's: a cold proposal imports neither typing nor pydantic
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 
 class Similar(NamedTuple):
-    """`gno.memory.models.Candidate` as plain data."""
+    """`gno.models.memory_results.Candidate` as plain data."""
 
     record: Fact
     similarity: float
@@ -39,7 +39,7 @@ class Similar(NamedTuple):
 
 
 class Matching(NamedTuple):
-    """`gno.memory.models.Matching` as plain data."""
+    """`gno.models.memory_results.Matching` as plain data."""
 
     mode: str  # semantic | lexical
     threshold: float
@@ -48,7 +48,7 @@ class Matching(NamedTuple):
 
 
 class Proposal(NamedTuple):
-    """`gno.memory.models.RememberResult` of a proposal (nothing written) as plain data."""
+    """`gno.models.memory_results.RememberResult` of a proposal (nothing written) as plain data."""
 
     outcome: str  # existing | candidates
     record: Fact | None

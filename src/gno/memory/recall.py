@@ -14,7 +14,7 @@ result carries the same fixed hint on every surface, naming the write path.
 
 from __future__ import annotations
 
-from gno.memory.contract import facts_of, positive_int, require_identity
+from gno.memory.inputs import facts_of, positive_int, require_identity
 from gno.memory.limits import (
     MEMORY_EMPTY_RECALL_HINT,
     MEMORY_HYBRID_RRF_K,
@@ -26,10 +26,10 @@ from gno.memory.limits import (
     validate_scopes,
 )
 from gno.memory.receipts import Issued, make_receipt
-from gno.records import NamedTuple
 from gno.retrieve.fusion import rrf_scores
 from gno.retrieve.grammar import compile_fts, content_query, parse_query
 from gno.store.fts import REBUILD_HINT, DocFilter, FtsQueryError, bm25_search
+from gno.tuples import NamedTuple
 
 TYPE_CHECKING = False  # not typing's: a cold `gno recall` imports neither typing nor pydantic
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
     from gno.egress import Lineage
     from gno.index import IndexReader
-    from gno.memory.models import RecallResult
+    from gno.models.memory_results import RecallResult
     from gno.store.db import Store
 
     #: (query, filter, limit) → doc ids ranked by vector similarity (the semantic leg)
@@ -63,7 +63,7 @@ class RecallRequest(NamedTuple):
 
 
 class RecalledFact(NamedTuple):
-    """`gno.memory.models.MemoryFact` as plain data: a fact record, its span hash, score and lineage."""
+    """`gno.models.memory_results.MemoryFact` as plain data: a fact record, its span hash, score and lineage."""
 
     uri: str
     docid: str
@@ -95,7 +95,7 @@ class Retrieval(NamedTuple):
 
 
 class Recalled(NamedTuple):
-    """`gno.memory.models.RecallResult` as plain data."""
+    """`gno.models.memory_results.RecallResult` as plain data."""
 
     facts: list[RecalledFact]
     receipt: Issued
@@ -121,8 +121,8 @@ def recall(
     semantic_unavailable: str | None = "no embedding model available",
 ) -> RecallResult:
     """`recall_facts` on the validated config, as the model every surface dumps."""
-    from gno.memory.contract import resolve_collection
-    from gno.memory.models import RecallResult
+    from gno.memory.inputs import resolve_collection
+    from gno.models.memory_results import RecallResult
     from gno.wire import fields
 
     def resolve(name: str | None) -> tuple[str, tuple[str, str, bool]]:

@@ -13,18 +13,18 @@ from __future__ import annotations
 import hashlib
 import json
 
-from gno.records import NamedTuple
+from gno.tuples import NamedTuple
 
 TYPE_CHECKING = False  # not typing's: a cold recall issues receipts without typing, pydantic or the error table
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any
 
-    from gno.memory.models import Receipt
+    from gno.models.memory_results import Receipt
 
 
 class Issued(NamedTuple):
-    """`gno.memory.models.Receipt` as plain data: what a recall issues."""
+    """`gno.models.memory_results.Receipt` as plain data: what a recall issues."""
 
     caller: str
     session: str
@@ -65,7 +65,7 @@ def make_receipt(
 def parse_receipt(obj: Any) -> Receipt:
     """A receipt object, or a whole saved recall output that carries one."""
     from gno.errors import ValidationError, not_a
-    from gno.memory.models import Receipt
+    from gno.models.memory_results import Receipt
 
     if isinstance(obj, Receipt):
         return obj

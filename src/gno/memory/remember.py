@@ -22,10 +22,9 @@ from gno.errors import ErrorCode, NotFoundError, RuntimeFailure, ValidationError
 from gno.fsio import exclusive_create
 from gno.index import sync_written
 from gno.ledger import RequestPointer, file_state, maybe_lease
-from gno.memory.contract import materialize, require_identity, require_text, resolve_collection
+from gno.memory.inputs import materialize, require_identity, require_text, resolve_collection
 from gno.memory.instants import require_instant
 from gno.memory.limits import content_hash, normalize_text, validate_scopes
-from gno.memory.models import Matching, MemoryRecord, RememberResult, SyncStatus
 from gno.memory.propose import candidates, propose
 from gno.memory.receipts import check_fence, parse_receipt
 from gno.memory.records import (
@@ -34,6 +33,7 @@ from gno.memory.records import (
     record_id_for,
     serialize_fact,
 )
+from gno.models.memory_results import Matching, MemoryRecord, RememberResult, SyncStatus
 from gno.refs import parse_uri
 from gno.store import documents as docs
 from gno.store import memory as mstore

@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gno.errors import ErrorCode, NotFoundError, ValidationError
-from gno.memory.contract import materialize
+from gno.memory.inputs import materialize
 from gno.memory.instants import parse_instant
-from gno.memory.models import HistoryEntry, MemoryHistoryResult
+from gno.models.memory_results import HistoryEntry, MemoryHistoryResult
 from gno.refs import parse_uri
 from gno.store import documents as docs
 from gno.store import memory as mstore

@@ -22,7 +22,7 @@ NO_MODEL = "no embedding model available"
 
 def remember_embedder(index: SemanticIndex, collection: str | None, enabled: bool) -> tuple[Embedder | None, str]:
     """The embedder that ranks a proposal's candidates by cosine, or None and why."""
-    from gno.memory.contract import resolve_collection
+    from gno.memory.inputs import resolve_collection
     from gno.store import vectors as vstore
 
     if not enabled:
@@ -38,7 +38,7 @@ def remember_embedder(index: SemanticIndex, collection: str | None, enabled: boo
 
 def recall_leg(index: SemanticIndex, collection: str | None, enabled: bool) -> tuple[VectorLeg | None, str | None]:
     """The vector leg of a recall, or None and why recall stays lexical."""
-    from gno.memory.contract import resolve_collection
+    from gno.memory.inputs import resolve_collection
     from gno.store import vectors as vstore
 
     if not enabled:

@@ -2,7 +2,8 @@
 
 One pydantic model per result, dumped the same way everywhere (`dump()`: camelCase keys,
 `None` fields omitted). Python attributes are snake_case; the wire is camelCase. The results live
-by area (`common`, `index_results`, `search_results`, `document_results`, `evidence_results`);
+by area (`common`, `index_results`, `search_results`, `document_results`, `evidence_results`,
+`memory_results`);
 every name is importable from `gno.models` itself.
 """
 
@@ -145,6 +146,48 @@ from gno.models.index_results import (
 )
 from gno.models.index_results import (
     VectorStatus as VectorStatus,
+)
+from gno.models.memory_results import (
+    AuditFinding as AuditFinding,
+)
+from gno.models.memory_results import (
+    AuditResult as AuditResult,
+)
+from gno.models.memory_results import (
+    Candidate as Candidate,
+)
+from gno.models.memory_results import (
+    HistoryEntry as HistoryEntry,
+)
+from gno.models.memory_results import (
+    Matching as Matching,
+)
+from gno.models.memory_results import (
+    MemoryFact as MemoryFact,
+)
+from gno.models.memory_results import (
+    MemoryHistoryResult as MemoryHistoryResult,
+)
+from gno.models.memory_results import (
+    MemoryRecord as MemoryRecord,
+)
+from gno.models.memory_results import (
+    RecallBudget as RecallBudget,
+)
+from gno.models.memory_results import (
+    RecallResult as RecallResult,
+)
+from gno.models.memory_results import (
+    Receipt as Receipt,
+)
+from gno.models.memory_results import (
+    RememberResult as RememberResult,
+)
+from gno.models.memory_results import (
+    RetrievalInfo as RetrievalInfo,
+)
+from gno.models.memory_results import (
+    SyncStatus as SyncStatus,
 )
 from gno.models.search_results import (
     BenchMode as BenchMode,

@@ -9,7 +9,7 @@ legs above the best document found by one.
 
 from __future__ import annotations
 
-from gno.records import NamedTuple
+from gno.tuples import NamedTuple
 
 TYPE_CHECKING = False  # not typing's: a cold recall fuses its one leg without typing, dataclasses or statistics
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from gno.records import NamedTuple
+from gno.tuples import NamedTuple
 
 _TOKEN_RE = re.compile(r'-?"[^"]*"?|\S+')
 _OPERATORS = {"AND", "OR", "NOT", "NEAR"}

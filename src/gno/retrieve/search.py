@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import time
 
-from gno.records import NamedTuple
 from gno.retrieve.grammar import FUNCTION_WORDS, ParsedQuery, compile_fts, content_query, parse_query
 from gno.retrieve.snippets import SNIPPET_WINDOW, pick_snippet
 from gno.store.db import Store
 from gno.store.fts import REBUILD_HINT, BM25Hit, DocFilter, FtsQueryError, bm25_search, count_matches
 from gno.store.hits import hit_docs
 from gno.store.segments import match_expressions
+from gno.tuples import NamedTuple
 from gno.wire import wire
 
 TYPE_CHECKING = False  # not typing's: a cold `gno search` does not import typing

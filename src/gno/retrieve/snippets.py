@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import unicodedata
 
-from gno.records import NamedTuple
 from gno.retrieve.grammar import word_tokens
 from gno.store.segments import SEGMENT_BYTES
+from gno.tuples import NamedTuple
 
 MAX_SNIPPET_CHARS = 320
 #: bytes of a document's text a snippet is chosen from: one segment of a long note

@@ -15,7 +15,7 @@ import os
 from typing import TYPE_CHECKING, Any, cast
 
 from gno.contract import BY_NAME
-from gno.contract.base import parse
+from gno.contract.request import parse
 from gno.models import GnoModel
 
 if TYPE_CHECKING:
@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from gno.evidence.graph_models import GraphResult
     from gno.hints import ContextAddResult, ContextCheckResult, ContextList, ContextRemoved
     from gno.ledger import RequestStatusResult
-    from gno.memory.models import MemoryHistoryResult, RecallResult, RememberResult
     from gno.models import (
         AskResult,
         Capsule,
@@ -43,6 +42,7 @@ if TYPE_CHECKING:
         StatusResult,
         SyncResult,
     )
+    from gno.models.memory_results import MemoryHistoryResult, RecallResult, RememberResult
     from gno.retrieve.similar import SimilarResult
     from gno.sdk.transports import Transport
     from gno.writes.rename import CollectionRenamed

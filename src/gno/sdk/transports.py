@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote
 
-from gno.contract.base import CallContext
+from gno.contract.request import CallContext
 from gno.errors import GnoError, RuntimeFailure, from_body, from_exception
 
 if TYPE_CHECKING:
     from gno.contract import Capability
-    from gno.contract.base import Request
+    from gno.contract.request import Request
     from gno.engine import Engine
     from gno.models import GnoModel
 

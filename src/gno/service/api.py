@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING
 from gno.errors import ErrorCode
 from gno.guard import MemoryGuard
 from gno.guard.marker_key import install_key
-from gno.service import errors as E
-from gno.service import idempotency, records, tenancy, validation
+from gno.service import error_texts as E
+from gno.service import idempotency, record_sql, tenancy, validation
 from gno.service.archivist import Archivist
 from gno.service.backend import Backend, Filter, Tx, utcnow
-from gno.service.errors import invalid, refuse
+from gno.service.error_texts import invalid, refuse
 from gno.service.models import (
     ForgetParams,
     ForgetResult,
@@ -41,7 +41,7 @@ from gno.service.models import (
 )
 from gno.service.ratelimit import Channel, RateLimiter
 from gno.service.retrieval import embed_query, hybrid
-from gno.service.settings import ServiceSettings
+from gno.service.service_settings import ServiceSettings
 from gno.service.tenancy import Principal
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ class MemoryService:
         vector = self._embed(clean.content)
         with self.backend.write() as tx:
             tx.lock(f"project:{p.project_id}")
-            if derived and records.visible_ids(tx, p.project_id, derived) != set(derived):
+            if derived and record_sql.visible_ids(tx, p.project_id, derived) != set(derived):
                 raise invalid(E.DERIVED_UNKNOWN)  # 8
             idem = idempotency.check_key(idempotency_key)  # 9
             if idem is not None:
@@ -109,7 +109,7 @@ class MemoryService:
             self._check_quota(tx, p, clean.workspace)  # 11-12
             ws = tenancy.ensure_workspace(tx, p, clean.workspace)  # 14-15, then created on first use
             tenancy.require_writable(p)  # 17
-            rec = records.NewRecord(
+            rec = record_sql.NewRecord(
                 id=str(uuid.uuid4()),
                 tenant_id=p.tenant_id,
                 project_id=p.project_id,
@@ -128,7 +128,7 @@ class MemoryService:
                 embed_fp=self.fingerprint if vector is not None else None,
                 embedding=tx.encode_vector(vector) if vector is not None else None,
             )
-            seq = records.insert(tx, rec)
+            seq = record_sql.insert(tx, rec)
             result = RememberResult(
                 id=rec.id,
                 workspace=rec.workspace,
@@ -157,15 +157,15 @@ class MemoryService:
 
     def _check_quota(self, tx: Tx, p: Principal, workspace: str) -> None:
         limits = self.settings.limits
-        if records.count_active(tx, "project_id", p.project_id) >= limits.project_memories:
+        if record_sql.count_active(tx, "project_id", p.project_id) >= limits.project_memories:
             raise refuse(ErrorCode.QUOTA_EXCEEDED, E.PROJECT_MEMORY_LIMIT)
         ws = tx.execute(
             "SELECT id FROM workspaces WHERE tenant_id = ? AND namespace = ?",
             (p.tenant_id, tenancy.namespace(p.project_id, workspace)),
         )
-        if ws and records.count_active(tx, "workspace_id", str(ws[0][0])) >= limits.workspace_memories:
+        if ws and record_sql.count_active(tx, "workspace_id", str(ws[0][0])) >= limits.workspace_memories:
             raise refuse(ErrorCode.QUOTA_EXCEEDED, E.WORKSPACE_MEMORY_LIMIT)
-        if records.count_active(tx, "tenant_id", p.tenant_id) >= limits.tenant_memories:
+        if record_sql.count_active(tx, "tenant_id", p.tenant_id) >= limits.tenant_memories:
             raise refuse(ErrorCode.QUOTA_EXCEEDED, E.TENANT_MEMORY_LIMIT)
 
     # -- search -----------------------------------------------------------------------------------
@@ -193,8 +193,8 @@ class MemoryService:
                 self.fingerprint,
                 floor=self.settings.vector_floor,
             )
-            rows = records.by_seq(tx, p.project_id, [s for s, _ in ranked.seqs])
-            chosen: list[tuple[records.MemoryRow, float]] = []
+            rows = record_sql.by_seq(tx, p.project_id, [s for s, _ in ranked.seqs])
+            chosen: list[tuple[record_sql.MemoryRow, float]] = []
             seen: set[str] = set()
             for seq, score in ranked.seqs:
                 row = rows.get(seq)
@@ -205,9 +205,9 @@ class MemoryService:
                 chosen.append((row, score))
                 if len(chosen) == params.limit:
                     break
-            groups = records.versions(tx, ws.id, seen, params.scope)
+            groups = record_sql.versions(tx, ws.id, seen, params.scope)
             heads = [(groups[r.fact_key] if r.fact_key is not None else [r], s) for r, s in chosen]
-            rels = records.relations(tx, [g[0].id for g, _ in heads])
+            rels = record_sql.relations(tx, [g[0].id for g, _ in heads])
         hits = [_hit(group, score, rels.get(group[0].id, [])) for group, score in heads]
         return SearchResult(workspace=ws.name, query=params.query, mode=ranked.mode, count=len(hits), hits=hits)
 
@@ -227,14 +227,14 @@ class MemoryService:
             found = (
                 []
                 if params.workspace is not None and ws is None
-                else records.find_active(
+                else record_sql.find_active(
                     tx, p.project_id, memory_id=memory_id, source_id=source_id, workspace_id=ws.id if ws else None
                 )
             )
-            if memory_id is not None and not found and not records.exists_in_project(tx, p.project_id, memory_id):
+            if memory_id is not None and not found and not record_sql.exists_in_project(tx, p.project_id, memory_id):
                 raise refuse(ErrorCode.NOT_FOUND, E.MEMORY_NOT_FOUND)
             reason = "memory_id" if memory_id is not None else "source_id"
-            records.forget_rows(tx, [r.seq for r in found], key_id=p.key_id, reason=reason, when=when)
+            record_sql.forget_rows(tx, [r.seq for r in found], key_id=p.key_id, reason=reason, when=when)
         ids = sorted(r.id for r in found)
         return ForgetResult(forgotten=ids, count=len(ids), forgotten_at=when)
 
@@ -248,11 +248,11 @@ class MemoryService:
             tx.lock(f"project:{p.project_id}")
             ws = tenancy.find_workspace(tx, p, params.workspace) if params.workspace is not None else None
             tenancy.require_writable(p)
-            rows: list[records.MemoryRow] = []
+            rows: list[record_sql.MemoryRow] = []
             if params.workspace is not None and ws is None:
                 checked, fresh = 0, 0
             else:
-                checked, fresh, rows = records.validate_source(
+                checked, fresh, rows = record_sql.validate_source(
                     tx, p.project_id, params.source_id, params.current_source_hash, ws.id if ws else None
                 )
         return ValidateResult(
@@ -265,7 +265,7 @@ class MemoryService:
         )
 
 
-def _hit(group: list[records.MemoryRow], score: float, rels: list[GraphRelation]) -> SearchHit:
+def _hit(group: list[record_sql.MemoryRow], score: float, rels: list[GraphRelation]) -> SearchHit:
     head = group[0]
     return SearchHit(
         id=head.id,

@@ -37,7 +37,7 @@ from gno.service.models import ForgetParams, RememberParams, SearchParams, Valid
 from gno.service.tenancy import Principal
 from gno.serving.api_docs import register_docs
 from gno.serving.content_type import JsonBodyRequired
-from gno.serving.guard import HostGuard, HostRule, OriginGuard
+from gno.serving.host_origin import HostGuard, HostRule, OriginGuard
 from gno.serving.http_errors import http_exception_error
 
 log = logging.getLogger("gno.service.http")

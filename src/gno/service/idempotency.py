@@ -21,9 +21,9 @@ import re
 from typing import Any
 
 from gno.errors import ErrorCode
-from gno.service import errors as E
+from gno.service import error_texts as E
 from gno.service.backend import Tx, utcnow
-from gno.service.errors import refuse
+from gno.service.error_texts import refuse
 from gno.service.tenancy import Principal
 
 _VALID = re.compile(r"[\x20-\x7e]{1,256}")

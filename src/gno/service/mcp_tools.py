@@ -25,9 +25,9 @@ from pydantic import ValidationError as PydanticValidationError
 
 from gno import __version__
 from gno.errors import ErrorCode, GnoError, invalid_request
-from gno.service import errors as E
+from gno.service import error_texts as E
 from gno.service.api import MemoryService
-from gno.service.errors import refuse
+from gno.service.error_texts import refuse
 from gno.service.models import (
     ForgetParams,
     ForgetResult,

@@ -16,9 +16,9 @@ from collections.abc import Callable
 from typing import Literal
 
 from gno.errors import ErrorCode
-from gno.service import errors as E
-from gno.service.errors import refuse
-from gno.service.settings import Limits
+from gno.service import error_texts as E
+from gno.service.error_texts import refuse
+from gno.service.service_settings import Limits
 
 Channel = Literal["http", "mcp", "local"]
 WINDOW_S = 60.0

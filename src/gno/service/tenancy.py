@@ -3,7 +3,7 @@
 Why it looks like this:
 
 * An access key belongs to one project; every operation runs as that project (`Principal`) and
-  every query in `records.py` is filtered by its `project_id`, which is the whole isolation story.
+  every query in `record_sql.py` is filtered by its `project_id`, which is the whole isolation story.
   Keys are shown once and stored as sha256: a leaked database does not leak usable keys.
 * Workspace names live in the tenant's namespace, so a name used by one project answers
   `403 Forbidden: workspace access denied for project` to the tenant's other projects. The name
@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from gno.errors import ErrorCode, NotFoundError, ValidationError
-from gno.service import errors as E
+from gno.service import error_texts as E
 from gno.service.backend import Backend, Tx, utcnow
-from gno.service.errors import refuse
+from gno.service.error_texts import refuse
 from gno.service.models import KeyInfo, KeyList, NewKey, TenantInfo, WorkspaceInfo
 
 AccountState = Literal["active", "read_only", "suspended"]
@@ -234,7 +234,7 @@ def delete_workspace(
     backend: Backend, name: str, project: str, tenant: str | None = DEFAULT_TENANT, *, tenant_id: str | None = None
 ) -> WorkspaceInfo:
     """Delete a workspace: its records are forgotten (journaled) and its name is never reused."""
-    from gno.service import records
+    from gno.service import record_sql
 
     with backend.write() as tx:
         tid, _, _ = _tenant(tx, tenant, create=False, tenant_id=tenant_id)
@@ -254,7 +254,7 @@ def delete_workspace(
                 int(r[0])
                 for r in tx.execute("SELECT seq FROM memories WHERE workspace_id = ? AND forgotten_at IS NULL", (wid,))
             ]
-            count = records.forget_rows(tx, seqs, key_id=None, reason="workspace_deleted", when=deleted_at)
+            count = record_sql.forget_rows(tx, seqs, key_id=None, reason="workspace_deleted", when=deleted_at)
             tx.execute("UPDATE workspaces SET deleted_at = ? WHERE id = ?", (deleted_at, wid))
     return WorkspaceInfo(
         workspace=name, workspace_id=wid, project=project, project_id=pid, deleted_at=str(deleted_at), forgotten=count

@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import math
 
-from gno.service import errors as E
-from gno.service.errors import invalid
+from gno.service import error_texts as E
+from gno.service.error_texts import invalid
 from gno.service.models import ForgetParams, RememberParams, SearchParams, ValidateParams
 
 MAX_CONTENT = 100_000

@@ -14,7 +14,7 @@ from __future__ import annotations
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from gno.errors import ErrorCode, make_error
-from gno.serving.guard import Render, envelope
+from gno.serving.host_origin import Render, envelope
 
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from gno.records import NamedTuple
 from gno.store.db import Store
+from gno.tuples import NamedTuple
 
 #: the text of chunk ``c`` (joined with content ``t`` and its chunking ``m``)
 CHUNK_TEXT = "COALESCE(c.text, substr(t.markdown, m.body_pos + c.pos + 1, c.length))"

@@ -8,7 +8,7 @@ documents is `gno.store.doc_batch`.
 
 from __future__ import annotations
 
-from gno.records import NamedTuple
+from gno.tuples import NamedTuple
 
 TYPE_CHECKING = False  # not typing's: a cold read (`gno get`, `gno ls`) imports neither typing nor dataclasses
 if TYPE_CHECKING:

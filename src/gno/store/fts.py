@@ -18,8 +18,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from gno.records import NamedTuple
 from gno.store.db import Store
+from gno.tuples import NamedTuple
 
 TYPE_CHECKING = False  # not typing's: a cold `gno search` does not import typing
 if TYPE_CHECKING:

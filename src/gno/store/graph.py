@@ -7,7 +7,7 @@ from front-matter `relations:` and name their target by `gno://` URI.
 
 from __future__ import annotations
 
-from gno.records import NamedTuple
+from gno.tuples import NamedTuple
 
 TYPE_CHECKING = False  # not typing's: a cold `gno links` imports neither typing nor dataclasses
 if TYPE_CHECKING:

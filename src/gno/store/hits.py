@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gno.records import NamedTuple
 from gno.store.db import Store
 from gno.store.segments import best_segment
+from gno.tuples import NamedTuple
 
 #: SQLite's NOCASE order (the `doc_tags.tag` collation): ASCII letters folded, nothing else
 _NOCASE = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")

@@ -24,8 +24,8 @@ import re
 import sqlite3
 from collections.abc import Iterable, Sequence
 
-from gno.records import NamedTuple
 from gno.store.db import Store
+from gno.tuples import NamedTuple
 
 #: the most bytes of a note's text a snippet is picked from (32 KB is ~5,000 words of English:
 #: longer than nearly every hand-written note, which is therefore never cut)

@@ -10,11 +10,11 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from gno.records import NamedTuple
 from gno.store.chunks import CHUNK_SOURCES, CHUNK_TEXT
 from gno.store.chunks import chunk_lines as chunk_lines
 from gno.store.chunks import chunk_rows as chunk_rows
 from gno.store.db import Store
+from gno.tuples import NamedTuple
 
 TYPE_CHECKING = False  # not typing's: a cold recall checks for vectors without typing or dataclasses
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 
 Under the write lease, in one index transaction: every row of OLD moves to NEW (`gno://OLD/…`
 URIs become `gno://NEW/…`, docids stay: they follow the bytes), the journal's events follow and
-one `rename` event per document records the move (`gno.store.rename`); `index.yml` is rewritten
+one `rename` event per document records the move (`gno.store.collection_rename`); `index.yml` is rewritten
 atomically with the collection's entry renamed (its folder, patterns and `memoryManaged` flag
 unchanged) and its context hints' scopes (`old:`, `gno://old/…`) following, before the transaction
 commits, so a failed write leaves both as they were.
@@ -27,7 +27,7 @@ from gno.fsio import atomic_write_bytes
 from gno.index import IndexWriter, sync_written
 from gno.ingest.markdown import FRONT_MATTER_MAX_LINES, front_matter_close
 from gno.models import GnoModel
-from gno.store import rename as rstore
+from gno.store import collection_rename as rstore
 
 if TYPE_CHECKING:
     from gno.config import GnoConfig

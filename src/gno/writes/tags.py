@@ -27,7 +27,7 @@ from gno.ingest.markdown import TAG_VALID_RE, front_matter_close, frontmatter_ta
 from gno.models import DocUpdateResult, GnoModel
 from gno.refs import resolve_ref
 from gno.store import documents as docs
-from gno.store.tags import tag_counts
+from gno.store.tag_counts import tag_counts
 from gno.writes.edit import EditIntent, edit_result, refuse_converted, write_edit
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import Field
 
-from gno.contract.base import CallContext, Request
+from gno.contract.request import CallContext, Request
 
 if TYPE_CHECKING:
     from gno.engine import Engine

@@ -1,4 +1,4 @@
-"""`gno.records.NamedTuple` builds the same classes as `typing.NamedTuple` (without importing typing)."""
+"""`gno.tuples.NamedTuple` builds the same classes as `typing.NamedTuple` (without importing typing)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import typing
 
 import pytest
 
-from gno import records
+from gno import tuples
 
 # the runtime shim itself, not what type checkers see
-Shim: typing.Any = records.NamedTuple
+Shim: typing.Any = tuples.NamedTuple
 
 
 def _pair(base: typing.Any) -> typing.Any:

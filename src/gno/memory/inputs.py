@@ -1,15 +1,15 @@
 """Input validation shared by remember and recall, and fact materialisation from the index.
 
-Validation order and codes follow the reference (§3.3): identity, text/query, collection,
-scopes, decision/budget. Every failure is a `MEMORY_*` code from the one error table.
+Every surface validates in one order, so one bad request gets one answer: identity, text/query,
+collection, scopes, decision/budget. Every failure is a `MEMORY_*` code from the one error table.
 """
 
 from __future__ import annotations
 
 from gno.memory.limits import MEMORY_MAX_FACT_BYTES
-from gno.records import NamedTuple
 from gno.store import documents as docs
 from gno.store import memory as mstore
+from gno.tuples import NamedTuple
 
 TYPE_CHECKING = False  # not typing's: a cold recall validates and materialises facts without typing or pydantic
 if TYPE_CHECKING:
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from gno.config import CollectionConfig, GnoConfig
-    from gno.memory.models import MemoryRecord
+    from gno.models.memory_results import MemoryRecord
     from gno.store.db import Store
 
 
@@ -102,7 +102,7 @@ def positive_int(v: Any, name: str) -> int:
 
 
 class Fact(NamedTuple):
-    """`gno.memory.models.MemoryRecord` as plain data."""
+    """`gno.models.memory_results.MemoryRecord` as plain data."""
 
     uri: str
     docid: str
@@ -149,7 +149,7 @@ def facts_of(store: Store, doc_ids: Sequence[int]) -> dict[int, Fact]:
 
 def materialize(store: Store, doc_ids: Sequence[int]) -> dict[int, MemoryRecord]:
     """`facts_of` as the models remember and a fact's history hand out."""
-    from gno.memory.models import MemoryRecord
+    from gno.models.memory_results import MemoryRecord
     from gno.wire import fields
 
     return {i: MemoryRecord.model_validate(fields(f)) for i, f in facts_of(store, doc_ids).items()}

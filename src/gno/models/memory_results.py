@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from gno.models import EgressLineage, GnoModel, RequestInfo
+from gno.models.common import EgressLineage, GnoModel, RequestInfo
 
 
 class MemoryRecord(GnoModel):

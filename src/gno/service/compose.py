@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from gno.errors import ValidationError
 from gno.service.api import MemoryService
 from gno.service.backend import Backend
-from gno.service.settings import ServiceSettings
+from gno.service.service_settings import ServiceSettings
 
 if TYPE_CHECKING:
     from gno.embed import Embedder
