@@ -6,6 +6,9 @@ but one and the guard is measured on the one left out, in rotation; the table's 
 left-out source, not the average. Benign sources are left out the same way (false positives), and each secret
 source is scored with the rule project it comes from switched off.
 
+An earlier extraction of a source (``attacks-legacy/NAME.jsonl``) is scored with the fold fitted without ``NAME``
+and never trained on, so figures from before a corrected extraction stay comparable.
+
 Reads only the folder ``bench/guard_corpus.py`` assembled (``--corpus``); downloads nothing. ``--write-weights``
 fits on every source and writes the weights the package ships (``src/gno/guard/data/injection_weights.json``).
 
@@ -18,6 +21,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -121,11 +125,24 @@ def _row(held: Source, model: Model, shipped: Model) -> Row:
     )
 
 
-def injection_table(attacks: list[Source], benign: list[Source], shipped: Model) -> tuple[list[Row], list[Row]]:
-    """One row per left-out source: attack sources first, then benign sources."""
-    attack_rows = [_row(held, train([s for s in attacks if s is not held], benign), shipped) for held in attacks]
+def injection_table(
+    attacks: list[Source], benign: list[Source], shipped: Model, legacy: Sequence[Source] = ()
+) -> tuple[list[Row], list[Row]]:
+    """One row per left-out source: attack sources first, then benign sources. A legacy extraction of a
+    source (``attacks-legacy/NAME``) is scored with the model fitted without ``NAME``, never trained on."""
+    attack_rows: list[Row] = []
+    for held in attacks:
+        model = train([s for s in attacks if s is not held], benign)
+        attack_rows.append(_row(held, model, shipped))
+        for old in legacy:
+            if old.name == held.name:
+                attack_rows.append(_row(Source(f"{old.name} (first extraction)", *_fields(old)), model, shipped))
     benign_rows = [_row(held, train(attacks, [s for s in benign if s is not held]), shipped) for held in benign]
     return attack_rows, benign_rows
+
+
+def _fields(source: Source) -> tuple[list[str], np.ndarray, np.ndarray, list[np.ndarray]]:
+    return source.texts, source.x, source.rules, source.windows
 
 
 # --------------------------------------------------------------------------------------------------
@@ -177,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     started = time.process_time()
     attacks, benign = load(args.corpus, "attacks"), load(args.corpus, "benign")
+    legacy = load(args.corpus, "attacks-legacy")
     if args.write_weights:
         shipped = train(attacks, benign)
         WEIGHTS_PATH.write_text(json.dumps(shipped.to_json(), indent=1) + "\n")
@@ -184,17 +202,17 @@ def main(argv: list[str] | None = None) -> int:
 
     shipped_model.cache_clear()
     shipped = shipped_model()
-    attack_rows, benign_rows = injection_table(attacks, benign, shipped)
+    attack_rows, benign_rows = injection_table(attacks, benign, shipped, legacy)
     print(f"Memory Guard, leave-one-source-out (corpus {args.corpus.name}; {len(FEATURES)} signals)")
     print("Injections rejected; 'left out' = weights and threshold fitted without that source")
-    print(f"  {'source':<30} {'n':>5} {'rules only':>11} {'left out':>9} {'shipped':>9}")
+    print(f"  {'source':<40} {'n':>5} {'rules only':>11} {'left out':>9} {'shipped':>9}")
     for r in attack_rows:
-        print(f"  {r.source:<30} {r.n:>5} {_pct(r.rules_only):>11} {_pct(r.left_out):>9} {_pct(r.in_sample):>9}")
-    worst = min(attack_rows, key=lambda r: r.left_out)
+        print(f"  {r.source:<40} {r.n:>5} {_pct(r.rules_only):>11} {_pct(r.left_out):>9} {_pct(r.in_sample):>9}")
+    worst = min((r for r in attack_rows if "(first extraction)" not in r.source), key=lambda r: r.left_out)
     print(f"  WORST left-out injection source: {worst.source} {_pct(worst.left_out)}   (target >= 85%)")
     print("Benign texts rejected (false positives); 'left out' = fitted without that source")
     for r in benign_rows:
-        print(f"  {r.source:<30} {r.n:>5} {_pct(r.rules_only):>11} {_pct(r.left_out):>9} {_pct(r.in_sample):>9}")
+        print(f"  {r.source:<40} {r.n:>5} {_pct(r.rules_only):>11} {_pct(r.left_out):>9} {_pct(r.in_sample):>9}")
     for source in benign:
         changed = sum(1 for t in source.texts if redact_secrets(t).changed)
         print(f"  {source.name:<30} any redaction (shipped rules): {changed}/{len(source.texts)}")

@@ -293,7 +293,7 @@ def _is_entropy_secret(value: str) -> bool:
     return shannon_entropy(core) >= 4.0
 
 
-def _bound_to_id(text: str, start: int) -> bool:
+def bound_to_id(text: str, start: int) -> bool:
     """``invoice_id: in_0KVn...``, ``sha = "..."``: identifiers and digests, not secrets."""
     line_start = text.rfind("\n", 0, start) + 1
     key = _KEY_BEFORE_RE.search(text, line_start, start)
@@ -313,7 +313,7 @@ def plausible_generic(text: str, start: int, end: int) -> bool:
     value = text[start:end]
     if is_placeholder(value) or HEX_RE.match(value) or _DIGEST_PREFIX_RE.match(value) or decodes_to_words(value):
         return False
-    return not _bound_to_id(text, start)
+    return not bound_to_id(text, start)
 
 
 def hex_literal_candidates(text: str) -> Iterator[tuple[str, int, int]]:
@@ -334,7 +334,7 @@ def hex_literal_candidates(text: str) -> Iterator[tuple[str, int, int]]:
 def entropy_candidates(text: str) -> Iterator[tuple[str, int, int]]:
     for regex, group in ((_QUOTED_TOKEN_RE, 2), (_ASSIGNED_TOKEN_RE, 1)):
         for match in regex.finditer(text):
-            if _is_entropy_secret(match.group(group)) and not _bound_to_id(text, match.start(group)):
+            if _is_entropy_secret(match.group(group)) and not bound_to_id(text, match.start(group)):
                 yield "high-entropy-string", match.start(group), match.end(group)
 
 
@@ -359,26 +359,7 @@ def keyed_token_candidates(text: str) -> Iterator[tuple[str, int, int]]:
             continue
         if label in _WEAK_LABELS and (_UUID_RE.match(value) or HEX_RE.match(value) or len(value) < 20):
             continue  # ``key: <sha256>``, ``"key": "<md5>"``: cache keys and digests
-        if len(set(value)) < 6 or wordiness(value) >= 0.5 or _bound_to_id(text, match.start("v")):
+        if len(set(value)) < 6 or wordiness(value) >= 0.5 or bound_to_id(text, match.start("v")):
             continue
         if looks_random(value, 16):
             yield "keyword-token", match.start("v"), match.start("v") + len(value)
-
-
-# A vendor prefix, then a long generated body (``tvly-…``, ``odt_…``, ``hvs.…``, ``live_<id>_…``): the shape most
-# provider tokens share, whatever the provider. Not inside a URL or path, not bound to an id key (``Invoice ID:
-# in_0KVn…``), and the body must mix cases and digits, read as random and not as words.
-_PREFIXED_RE = re.compile(
-    r"(?<![A-Za-z0-9_.\-/=?&#%+@:])(?:[A-Za-z][A-Za-z0-9]{1,11}[-_.]){1,3}(?P<body>[A-Za-z0-9]{20,200})"
-    r"(?![A-Za-z0-9_\-/])"
-)
-
-
-def prefixed_token_candidates(text: str) -> Iterator[tuple[str, int, int]]:
-    for match in _PREFIXED_RE.finditer(text):
-        body = match.group("body")
-        if not has_base62_mix(body) or shannon_entropy(body) < 3.8 or wordiness(body) >= 0.3:
-            continue
-        if _bound_to_id(text, match.start()):
-            continue
-        yield "prefixed-token", match.start(), match.end()

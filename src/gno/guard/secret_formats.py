@@ -137,11 +137,47 @@ _FORMAT_RULES: tuple[_FormatRule, ...] = (
         ("secret_", "ntn_"),
         validate=has_base62_mix,
     ),
-    # crypt(3)-style password hashes (bcrypt, sha256/512-crypt, md5-crypt, yescrypt, argon2): crackable offline.
+    # Modular-crypt password hashes (bcrypt, sha256/512-crypt, md5-crypt, yescrypt, argon2, Cisco type 8/9,
+    # PBKDF2, scrypt) and Kerberos AS-REP/TGS hashes as cracking tools spell them: crackable offline.
     _fmt(
         "password-hash",
-        r"\$(?:2[abxy]|1|5|6|apr1|y|gy|7|argon2(?:id|i|d))\$[./A-Za-z0-9$=,+-]{20,}",
-        ("$2", "$1$", "$5$", "$6$", "$apr1$", "$y$", "$gy$", "$7$", "$argon2"),
+        r"\$(?:2[abxy]|1|5|6|8|9|apr1|y|gy|7|argon2(?:id|i|d)|pbkdf2[\w-]{0,12}|scrypt|krb5(?:asrep|tgs|pa))"
+        r"\$[./A-Za-z0-9$=,+@:*-]{20,}",
+        (
+            "$2",
+            "$1$",
+            "$5$",
+            "$6$",
+            "$8$",
+            "$9$",
+            "$apr1$",
+            "$y$",
+            "$gy$",
+            "$7$",
+            "$argon2",
+            "$pbkdf2",
+            "$scrypt",
+            "$krb5",
+        ),
+    ),
+    # A webhook URL is its own credential: whoever holds it can post. The path after the hook segment goes.
+    _fmt(
+        "webhook-url",
+        r"https?://[^\s/'\"<>]+/(?:[^\s/'\"<>]+/){0,4}?(?:webhooks?|hooks/catch|IncomingWebhook)/([^\s'\"<>)\]]{12,})",
+        ("hook",),
+        group=1,
+        validate=lambda v: any(c.isdigit() for c in v),
+    ),
+    # ``Authorization: <scheme> <credential>`` for the schemes the bearer and basic rules below do not name
+    # (``SSWS``, ``token``, ``Bot``, ``GenieKey``, ...).
+    _fmt(
+        "authorization-header",
+        r"(?i:\bauthorization\b)['\"]?\s*[:=]\s*['\"]?(?!(?i:bearer|basic)\b)[A-Za-z][\w-]{1,15}\s+"
+        r"([A-Za-z0-9._~+/=-]{16,})",
+        ("authorization",),
+        group=1,
+        validate=lambda v: looks_random(v, 16),
+        folded=True,
     ),
     _fmt("doppler-token", r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}\b", ("dp.",)),
     _fmt("azure-storage-key", r"AccountKey=([A-Za-z0-9+/]{86,88}={0,2})", ("AccountKey=",), group=1),

@@ -48,9 +48,9 @@ from gno.guard.secret_context import (
     keyed_token_candidates,
     labelled_candidates,
     plausible_generic,
-    prefixed_token_candidates,
 )
 from gno.guard.secret_formats import detect_secrets_candidates, format_candidates, key_file_candidates
+from gno.guard.secret_slots import prefixed_token_candidates, slot_candidates
 from gno.guard.secret_values import shannon_entropy
 
 __all__ = [
@@ -138,6 +138,7 @@ _WINDOWED: tuple[tuple[int, _Detector], ...] = (
     (7, labelled_candidates),
     (8, keyed_token_candidates),
     (8, prefixed_token_candidates),
+    (8, slot_candidates),
     (9, entropy_candidates),
     (10, hex_literal_candidates),
 )

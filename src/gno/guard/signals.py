@@ -48,7 +48,9 @@ _PATTERNS: dict[str, str] = {
     "you-modal": r"\byou(?:'re| are| will| must| should| shall| have to| need to| can| may|'ll)(?: now| no longer)?\b",
     "imperative-start": rf"(?:^|[.!?:;>\]\n)]\s*|[\"'(`*-]\s*)(?:please\s+|now\s+|then\s+|and\s+)?(?:{_VERBS})\b",
     "override": rf"\b(?:ignore|disregard|forget|override|overrule|bypass|skip|neglect|abandon|discard|supersede"
-    rf"|cancel|nullify|void|drop)\b[^.\n]{{0,60}}?\b(?:{_GUIDES}|{_PRIOR}|everything|all of that|the above)\b",
+    rf"|cancel|nullify|void|drop)\b[^.\n]{{0,60}}?\b(?:{_GUIDES}|{_PRIOR}|everything|all of that|the above"
+    rf"|the rest|this (?:data|text|document|content|input|message|page|email|file)|what (?:came|comes|was|is)"
+    rf" (?:before|above|said|written)|(?:safety|ethics|ethical|morals?|moral|harmless\w*|censorship|alignment)\b)\b",
     "prior-guides": rf"\b(?:{_PRIOR})\s+(?:\w+\s+)?(?:{_GUIDES}|text|context|conversation|messages?|input)\b",
     "guides-named": rf"\b(?:{_GUIDES})\b",
     "role-change": r"\b(?:act(?:ing)? as (?:an?|the|my|if)|pretend(?:ing)? (?:to be|you|that)|role[- ]?play(?:ing)?"
@@ -77,7 +79,9 @@ _PATTERNS: dict[str, str] = {
     "secret-ask": r"\b(?:(?:system|initial|original|hidden|secret|internal|developer|pre)[ -]?(?:prompt|instructions?"
     r"|message|configuration|string|text)|your (?:instructions|rules|password|secret|guidelines|programming"
     r"|directives|configuration)|the (?:password|access code|passcode|secret (?:key|word|code|phrase))"
-    r"|you (?:were|have been|are) (?:given|instructed|programmed)|(?:instructed|programmed) to)\b",
+    r"|you (?:were|have been|are) (?:given|instructed|programmed)|(?:instructed|programmed) to"
+    r"|system (?:instructions?|configuration|message|settings)|initiali[sz]ation (?:string|text|prompt)"
+    r"|(?:text|words|instructions|message|prompt) (?:you were given|above this|before this|given to you))\b",
     "exec-request": r"\b(?:execute|run|eval(?:uate)?|decode and|interpret)\b[^.\n]{0,40}?\b(?:code|commands?|script"
     r"|payload|shell|os|this|it|following)\b",
     "automated-reader": r"\b(?:automated|automatic|ai|llm|machine)[ -](?:analysis|screening|systems?|software"
