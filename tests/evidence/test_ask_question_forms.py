@@ -157,11 +157,15 @@ def test_the_subject_defined_under_a_heading_that_states_the_question(make_kb: M
     assert "serv" not in frame("What is the SMTP server for the company email?").facets
     assert "serv" in frame("What is the server for the company email?").content  # no acronym names it
     released(kb, "What is the SMTP server for the company email?", "smtp.gmail.com")
-    # the same sentence under a heading and title about something else answers another question
+    # the same sentence under a heading and title about something else answers another question: it
+    # is never the answer, and no rival of the company email's (which is released from its own note)
     kb = make_kb(
         {"home.md": "# Home lab\n\n## Mail relay\n\n* SMTP is **smtp.fastmail.com**, port 465.\n"}, name="kb2"
     )
     r = kb.engine.ask("What is the SMTP server for the company email?", verify=True)
+    assert "fastmail" not in (r.answer or ""), r.dump()
+    assert all(c.uri.endswith("/email.md") for c in r.citations), r.dump()
+    r = kb.engine.ask("What is the SMTP server for the company email?", verify=True, collection="kb2")
     assert r.answer_status == "abstained", r.dump()
 
 

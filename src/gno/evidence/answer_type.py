@@ -36,10 +36,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gno.evidence.claims import NUMBER_WORDS
+from gno.evidence.forms import examples_removed, formed_values
 from gno.evidence.passages import covered, stem
 from gno.evidence.question import CALENDAR_WORDS, IRREGULAR, KIND_WORDS, TIME_WORD_RE, QuestionFrame, singular
 from gno.retrieve.grammar import STOPWORDS, word_tokens
 
+# markdown emphasis around a word (`_PBKDF2_`, `**AES**`): markup, not part of the name it marks
+EMPHASIS_RE = re.compile(r"(?<![\w*])[_*]{1,2}(?=\w)|(?<=\w)[_*]{1,2}(?![\w*])")
 LABEL_RE = re.compile(r"^\s*\w[\w .'’-]{0,40}:\s")
 # "double", “curly”, `code` quotes; 'single' ones only around a capitalised title ('em is no title)
 QUOTED_RE = re.compile(r"(?<!\w)(?:[\"“`]([^\"”`\n]{2,80})[\"”`]|['‘]([A-Z0-9][^'’\n]{1,79})['’])(?!\w)")
@@ -77,6 +80,11 @@ EVALUATIVE = frozenset(
     "big small large little great good bad best better new old young another other first last next same different "
     "few several whole real huge nice cool awesome amazing favorite fun special entire own crazy weird wild lovely "
     "beautiful terrible horrible fantastic wonderful incredible perfect cute super certain particular".split()
+)
+#: units of measure (stemmed): a number in a sentence that names the unit counts it
+UNITS = frozenset(
+    stem(u) for u in "second minute hour day week month year millisecond byte kilobyte megabyte gigabyte character "
+    "pixel percent".split()
 )
 CONTEXT_SHARE = 0.34  # a name in more than a third of the evidence passages is what the notes are about
 
@@ -125,8 +133,8 @@ def _all_novel(title: str, fr: QuestionFrame) -> bool:
 def specifics(text: str, fr: QuestionFrame, vocab: Vocabulary, *, reply: bool = False) -> list[str]:
     """Quoted titles; names and identifiers in a clause that states the question's words (anywhere in
     a `reply` to the quoted question); what a sentence names with the question's noun or a naming verb."""
-    body = LABEL_RE.sub("", text, count=1)
-    titles = [t for m in QUOTED_RE.finditer(body) if _all_novel(t := m.group(1) or m.group(2), fr)]
+    body = EMPHASIS_RE.sub(" ", LABEL_RE.sub("", text, count=1))
+    titles = [t for m in QUOTED_RE.finditer(body) if _all_novel(t := m.group(1) or m.group(2), fr) or _coded(m, fr)]
     found: list[tuple[int, str]] = []
     for m in CAP_RE.finditer(body):
         w = m.group(1).rstrip("'’-")
@@ -147,10 +155,20 @@ def specifics(text: str, fr: QuestionFrame, vocab: Vocabulary, *, reply: bool = 
     prepped = [m.group(1).rstrip(".") for m in re.finditer(rf"\b{re.escape(fr.prep)}\s+([\w'’.-]+)", body, re.I)
                if fr.prep and (m.group(1)[:1].isupper() or re.search(r"\d", m.group(1))) and _novel(m.group(1), fr)]
     bounds = [0] + [m.end() for m in CLAUSE_RE.finditer(body)] + [len(body) + 1]
-    clauses = [(a, b, bool(covered(body[a:b], fr.content)) or _defines(body[a:b], fr))
-               for a, b in zip(bounds, bounds[1:], strict=False)]
+    clauses: list[tuple[int, int, bool]] = []
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        hit = bool(covered(body[a:b], fr.content)) or _defines(body[a:b], fr)
+        # a parenthesis belongs to the clause it interrupts: "a key is derived (using PBKDF2)"
+        clauses.append((a, b, hit or (a > 0 and body[a - 1] == "(" and bool(clauses) and clauses[-1][2])))
     kept = [w for pos, w in found if reply or any(a <= pos < b and hit for a, b, hit in clauses)]
     return titles + kept + prepped + kinds + [w for w in _apposed(body, fr) if _novel(w, fr)]
+
+
+def _coded(m: re.Match[str], fr: QuestionFrame) -> bool:
+    """A code span written as a value (`Journal/`, `--single`): punctuation makes it more than the
+    question's own word, whatever words it repeats."""
+    code = m.group(1) or ""
+    return m.group(0).startswith("`") and bool(re.search(r"[^\w\s]", code)) and code.lower() not in fr.text.lower()
 
 
 def _defines(clause: str, fr: QuestionFrame) -> bool:
@@ -220,6 +238,10 @@ def _counts(text: str, fr: QuestionFrame) -> list[str]:
     """"How many replicas …" → "two streaming replicas": a number next to a word of the question —
     to the noun it counts when the question names one ("how many *kinds*": "3 kinds", not "one account")."""
     toks = word_tokens(text.lower())
+    if fr.counted in UNITS and any(stem(singular(t)) == fr.counted for t in toks):
+        # "how many seconds": a sentence that names the unit states its number anywhere ("(in seconds) …
+        # defaults to 60")
+        return [t for t in toks if t.isdigit() and t not in fr.words]
     out: list[str] = []
     for i, t in enumerate(toks):
         if (t in NUMBER_WORDS or t.isdigit()) and t not in fr.words:
@@ -253,6 +275,10 @@ def typed_values(text: str, fr: QuestionFrame, vocab: Vocabulary, *, reply: bool
     `reply`: `text` answers the question quoted right before it, so all of it is about the question.
     """
     kind = fr.kind
+    if fr.form:
+        return formed_values(text, fr.form, fr.text)
+    if kind in ("number", "quantity"):
+        text = examples_removed(text)  # "e.g. `SB_PORT=1234`" gives no value of its own
     if kind == "number":
         return _counts(text, fr)
     if kind == "quantity":

@@ -19,7 +19,7 @@ from gno.errors import AuthError, ErrorCode, GnoError, ValidationError
 from gno.evidence.answer_type import Vocabulary
 from gno.evidence.capsule import CapsuleRequest, CapsuleSource, build_capsule
 from gno.evidence.claims import Claim, judge, segment
-from gno.evidence.confidence import assess, notes_vocabulary, question_coverage
+from gno.evidence.confidence import assess, focused, notes_vocabulary, question_coverage
 from gno.evidence.extract import draft
 from gno.evidence.question import frame
 from gno.evidence.verify import verify_capsule
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from gno.retrieve.hybrid import Depth
 
 QUESTION_COVERAGE = 0.75
+GEN_MAX_TOKENS = 512
 ABSTAIN_TEXT = "The answer cannot be provided as verified from the evidence in this Capsule."
 
 
@@ -64,7 +65,12 @@ def generated_answer(spec: str, question: str, cap: Capsule) -> str:
     try:
         r = httpx.post(
             url,
-            json={"model": model or "default", "messages": [{"role": "user", "content": prompt}], "temperature": 0},
+            json={
+                "model": model or "default",
+                "messages": [{"role": "user", "content": prompt}],
+                "temperature": 0,
+                "max_tokens": GEN_MAX_TOKENS,  # a cited answer is a few sentences; a runaway model is cut
+            },
             timeout=60,
         )
         r.raise_for_status()
@@ -202,6 +208,8 @@ def _verified(
         reason = "contradiction_detected"
     elif counts["supported"] < n or qc.ratio < QUESTION_COVERAGE or not qc.subject:
         reason = "coverage_below_threshold"
+    elif not focused(fr, [(c.text, c.citations) for c in claims], by_id):
+        reason = "focus_not_addressed"
     else:
         vocab = vocab or notes_vocabulary(source.store, cap)
         reason = assess(fr, [c.text for c in claims], [c.citations for c in claims], cap, vocab)

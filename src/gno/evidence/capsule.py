@@ -1,7 +1,8 @@
 """Rung 4: Context Capsules — budgeted, hash-cited evidence for one goal, with declared gaps.
 
 Build: hybrid retrieval for the goal → passages of the candidate documents → duplicates
-collapsed → greedy selection (uncovered facets per byte, then relevance), each tentative
+collapsed → the best passage of the best-ranked document first, then greedy selection (uncovered
+facets per byte, then relevance), each tentative
 addition kept only if the *entire* canonical payload still fits the budget (bytes and tokens,
 `usedBytes`/`usedTokens` solved by fixed-point iteration). Omissions carry their reason
 (`duplicate, overlap, global_budget, redundant_coverage, document_share_cap,
@@ -320,8 +321,13 @@ def _select(
         units = {id(c): unit(c) for c in eligible}
         # uncovered facets per byte (scaled integer, so the order is exact), then relevance, then rank;
         # a passage and its companions count as one unit (their facets, their bytes)
+        # the first pick is the best passage of the best-ranked document: under a small budget the
+        # evidence retrieval ranked first is kept, not crowded out by short passages that merely
+        # mention many of the goal's words
+        top = min(c.rank for c in eligible) if not selected else -1
         eligible.sort(
             key=lambda c: (
+                c.rank != top,
                 -(len(facets_of_unit(units[id(c)]) - done) * 1_000_000 // max(1, size(units[id(c)]))),
                 -len(c.facets),
                 c.rank,

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from gno.evidence.answer_type import Vocabulary, typed_values, vocabulary
 from gno.evidence.extract import asked_before, passage_sentences, scope_of
+from gno.evidence.focus import addresses, paraphrased
 from gno.evidence.passages import covered, is_question
 from gno.evidence.question import QuestionFrame
 from gno.models import Capsule, CapsuleEvidence
@@ -89,16 +90,33 @@ def question_coverage(
     said = set(covered(" ".join(t for t, _c in supported), facets))
     scoped = set(covered(" ".join(scope_of(e) for e in quoted), facets))
     claimed = [f for f in facets if f in said or f in named or f in scoped]
+    claimed += paraphrased([f for f in fr.required if f not in claimed], " ".join(t for t, _c in supported))
     units = answer_units([t for t, _c in supported], [_scope(c, by_id) for _t, c in supported])
-    best = max((len(covered(u, fr.content)) for u in units), default=0)
-    asked = [f for f in facets if f in fr.content or f in fr.names] or facets  # not "what *kind* of"
+    need = fr.required
+    best = max((len(set(covered(u, need)) | set(paraphrased(need, u))) for u in units), default=0)
+    # not "what *kind* of", nor the type of the value ("which *shortcut*": `Ctrl-k` states one)
+    asked = [f for f in facets if (f in fr.content and f not in fr.optional) or f in fr.names] or facets
     stated = [f for f in asked if f in claimed]
     # a question with no facets at all (`0.1.0`) has nothing an answer could be shown to cover
     share = len(stated) / len(asked) if asked else 0.0
-    ratio = min(share, best / len(fr.content) if fr.content else 1.0)
+    ratio = min(share, best / len(need) if need else 1.0)
     # every name the question is about must be named where the answer is stated: an answer about
     # one of two names (htmx for "which ports can WebSocket use over HTTP") answers another question
     return QuestionCoverage(claimed, ratio, fr.subjects <= named)
+
+
+def focused(fr: QuestionFrame, claims: list[tuple[str, list[str]]], by_id: dict[str, CapsuleEvidence]) -> bool:
+    """Some claim, read with the question it replies to and in the section of the passage it quotes,
+    states what the question is about (`focus.addresses`): a supported sentence of the right type
+    about something else answers another question."""
+    for i, (text, cites) in enumerate(claims):
+        if is_question(text):
+            continue
+        asked = claims[i - 1][0] if i and is_question(claims[i - 1][0]) else ""
+        for c in cites:
+            if c in by_id and addresses(fr.focus, f"{asked} {text}", scope_of(by_id[c]), relation=fr.relation):
+                return True
+    return False
 
 
 def answer_units(texts: list[str], scopes: list[str] | None = None) -> list[str]:
@@ -130,7 +148,8 @@ def assess(
     stated = " ".join(t for t in claim_texts if not is_question(t))
     # read as a reply only to a quoted question that asks about the question (as `extract.asks_about`)
     reply = any(is_question(t) and covered(t, fr.content) for t in claim_texts)
-    if not typed_values(stated, fr, vocab, reply=reply):
+    given = [v.lower() for v in typed_values(stated, fr, vocab, reply=reply)]
+    if not given:
         return "answer_type_not_found"
     sources = {i for t, cites in zip(claim_texts, claim_cites, strict=True) if not is_question(t) for i in cites}
     if fr.plural and len(sources) < 2:
@@ -151,10 +170,13 @@ def assess(
             lead = asked[0] + " " if asked and j == 0 else ""
             if is_question(s) or len(covered(lead + s, fr.content)) < bar:
                 continue
+            if not addresses(fr.focus, lead + s, scope_of(ev), relation=fr.relation):
+                continue  # about something else: no rival
             if fr.plural:
                 return "answer_incomplete"
             nxt = sents[j + 1] if j + 1 < len(sents) else ""
             values = typed_values(f"{s} {nxt}", fr, vocab, reply=bool(lead))
-            if any(v.lower() not in low for v in values):
+            # a longer form of the answer's value (`Journal/YYYY-MM-DD` for `Journal/`) does not disagree
+            if any(v.lower() not in low and not any(g in v.lower() for g in given) for v in values):
                 return "ambiguous_evidence"
     return None

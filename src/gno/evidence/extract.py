@@ -24,10 +24,12 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from urllib.parse import unquote
 
 from gno.evidence.answer_type import Vocabulary, typed_values, vocabulary
 from gno.evidence.claims import split_sentences
-from gno.evidence.passages import covered, is_question
+from gno.evidence.focus import addresses, paraphrased
+from gno.evidence.passages import covered, is_question, stem
 from gno.evidence.question import QuestionFrame, content_stems, frame
 from gno.models import Capsule, CapsuleEvidence
 
@@ -37,6 +39,7 @@ CONTEXT_WEIGHT = 0.25
 BIGRAM_WEIGHT = 0.5
 TAG_RE = re.compile(r",\s*(?:\w+n't\s+\w+|right|huh|eh|no|ok|okay)\s*\?$", re.I)
 IMAGE_RE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+LEAD_IN_RE = re.compile(r"^\s{0,3}[^\s*+#>|-].{0,118}:\s*$")
 _MD_RE = re.compile(r"^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+|#+\s+|>\s*)")
 
 
@@ -53,6 +56,7 @@ class Candidate:
     values: list[str] = field(default_factory=list)
     about: bool = True  # its passage (or note title) names every subject of the question
     stated: list[str] = field(default_factory=list)  # content facets the anchor, its heading or title states
+    focused: bool = True  # the anchor, in its section, states what the question is about (`focus.addresses`)
 
     def cited(self) -> str:
         """The answer: its sentences, each followed by its citation marker."""
@@ -71,8 +75,12 @@ class Draft:
 
 
 def scope_of(ev: CapsuleEvidence) -> str:
-    """The heading and note title a passage stands under: they state the topic of all its sentences."""
-    return f"{ev.heading or ''}\n{ev.title}"
+    """The heading and note title a passage stands under, and the lead-in lines of its lists ("Sync
+    happens:" above "* For the entire space: roughly every 20 seconds"): they state the topic of
+    the sentences below them."""
+    leads = [ln.strip() for ln in ev.text.split("\n") if LEAD_IN_RE.match(ln)]
+    name = unquote(ev.uri.rsplit("/", 1)[-1]).removesuffix(".md")  # a wikilinked note is known by its name
+    return "\n".join([ev.heading or "", ev.title, name, *leads])
 
 
 def passage_sentences(text: str) -> list[str]:
@@ -124,7 +132,8 @@ def candidates(fr: QuestionFrame, cap: Capsule, vocab: Vocabulary) -> list[Candi
     for ev, ptext in zip(cap.evidence, texts, strict=True):
         sents = passage_sentences(ev.text)
         ctx = covered(ptext, fr.facets)
-        scoped = covered(scope_of(ev), fr.content)
+        scope = scope_of(ev)
+        scoped = covered(scope, fr.content)
         about = fr.subjects <= set(covered(f"{ptext}\n{ev.title}", sorted(fr.subjects)))
         asked = asked_before(ev, cap)
         for j, s in enumerate(sents):
@@ -145,6 +154,8 @@ def candidates(fr: QuestionFrame, cap: Capsule, vocab: Vocabulary) -> list[Candi
             )
             c = Candidate(ev.evidence_id, ev.selection_rank, sents, j, cov, score, lead, about=about)
             c.stated = [f for f in fr.content if f in cov or f in scoped]
+            c.stated += paraphrased([f for f in fr.required if f not in c.stated], s)
+            c.focused = addresses(fr.focus, s + " " + (lead[0] if lead else ""), scope, relation=fr.relation)
             c.answer, c.values = answer_span(c, fr, vocab)
             out.append(c)
     out.sort(key=lambda c: (-c.score, c.rank, c.anchor))
@@ -173,6 +184,17 @@ def draft(question: str, cap: Capsule, vocab: Vocabulary | None = None) -> Draft
     cands = candidates(fr, cap, vocab)
     if not cands:
         return Draft("", fr, None)
-    full = [c for c in cands if c.values and c.about and len(c.stated) >= ANSWER_COVERAGE * len(fr.content)]
+    full = [
+        c
+        for c in cands
+        if c.values
+        and c.about
+        and c.focused
+        and len(set(c.stated) & set(fr.required)) >= ANSWER_COVERAGE * len(fr.required)
+    ]
+    # a sentence that names the kind of value asked for ("prefixed with `Journal/`" for "what prefix")
+    # says which of its values that is; the others may give a value of something else
+    named = {stem(w) for w in fr.focus.target} if not fr.form else set()
+    full.sort(key=lambda c: not (named and covered(c.sentences[c.anchor], sorted(named))))
     best = full[0] if full else cands[0]
     return Draft(best.cited(), fr, best)

@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gno.evidence.focus import MEASURES, Focus, parse
+from gno.evidence.forms import form_of
 from gno.evidence.passages import facets_of, stem
 from gno.retrieve.grammar import STOPWORDS, word_tokens
 
@@ -27,6 +29,8 @@ NUMBER_NOUNS = frozenset("number amount percentage percent count total price cos
 PLACE_NOUNS = frozenset(
     "city country place state town village region area location continent island street restaurant venue".split()
 )
+# nouns after `what is the …` that ask for a measure: a number with its unit ("the maximum *length*")
+MEASURE_NOUNS = frozenset("length size limit duration width height weight capacity timeout interval".split())
 PERSON_NOUNS = frozenset("person people man woman friend name author artist player singer band".split())
 #: weekday and month names and the month abbreviations (shared with `answer_type.TIME_RE`)
 CALENDAR_WORDS = (
@@ -80,6 +84,19 @@ class QuestionFrame:
     agent_of: str = ""  # "who *developed* Hive": the deed the answer must be the doer of
     meaning: bool = False  # "what does X mean": the answer is the word a sentence gives for X
     prep: str = ""  # the preposition before the wh-word: the answer is its object ("according to *X*")
+    focus: Focus = Focus((), (), (), frozenset())  # what the question is about (see `focus`)
+    form: str | None = None  # the written form of the value asked for ("which shortcut": a key chord)
+    optional: frozenset[str] = frozenset()  # content an answer need not repeat: the measure, the target's noun
+
+    @property
+    def relation(self) -> bool:
+        """A named value asked through a verb ("which mode *replaces* …"): the answer must state the verb."""
+        return self.kind == "thing" and bool(self.focus.target) and bool(self.focus.verbs)
+
+    @property
+    def required(self) -> list[str]:
+        """The content facets an answer must state (or paraphrase): not the value's type."""
+        return [f for f in self.content if f not in self.optional] or self.content
 
 
 def name_stems(question: str, *, dates: bool = True) -> set[str]:
@@ -223,13 +240,29 @@ def frame(question: str) -> QuestionFrame:
     named = [f for f in facets if f not in names] or facets
     content = [f for f in named if f not in phrasing] or named
     seq = content_stems(question)
+    focus = parse(question)
+    if shaping - set(PHRASING):  # "the author" of a personal note is no focus a sentence must name
+        kept = tuple(p for p in (tuple(w for w in ph if w not in shaping) for ph in focus.phrases) if p)
+        focus = Focus(focus.target, focus.verbs, kept, focus.names)
+    form = form_of(focus.target)
+    kind = answer_kind(question)
+    if kind == "thing" and focus.target and singular(focus.target[-1]) in MEASURE_NOUNS:
+        kind = "quantity"
+    # the measure of "how long/often" is the answer's type, and the noun after "which"/"what" names
+    # what the value is, not what it is about: a sentence stating `Ctrl-k` need not say "shortcut"
+    asked = {stem(w) for w in re.findall(r"^\s*how\s+(\w+)", question.lower()) if w in MEASURES}
+    if form or (kind == "thing" and not MEANING.match(question)):
+        asked |= {stem(p) for w in focus.target for p in re.split(r"[-_']+", w) if p}
+    targets = {stem(w) for w in focus.target}
+    subjects = {s for s in name_stems(question, dates=False) if s not in targets}
     return QuestionFrame(
         text=question,
-        kind=answer_kind(question),
+        kind=kind,
         facets=facets,
         names=frozenset(names),
-        subjects=frozenset(name_stems(question, dates=False)),
+        subjects=frozenset(subjects),
         content=content,
+        optional=frozenset(asked),
         words=frozenset(stem(w) for w in word_tokens(question.lower())),
         bigrams=frozenset(zip(seq, seq[1:], strict=False)),
         target=tuple(target_phrase(question)),
@@ -239,4 +272,6 @@ def frame(question: str) -> QuestionFrame:
         agent_of=deed(question),
         meaning=bool(MEANING.match(question)),
         prep=prep,
+        focus=focus,
+        form=form,
     )
