@@ -197,3 +197,41 @@ def test_a_failed_config_write_rolls_the_rows_back(engine: Engine, monkeypatch: 
         engine.collection_rename("notes", "kb")
     assert _full_rows(engine, "notes") == rows and _rows(engine, "kb") == {}
     assert json.dumps(engine.collection_names()) == '["notes"]'
+
+
+def test_a_retried_request_id_replays_the_new_uris(settings: Settings, tmp_path: Path) -> None:
+    e, _mem, _notes = _memory_engine(settings, tmp_path)
+    first = e.remember(
+        RememberRequest(
+            text="Backups run nightly at two", scopes=[SCOPE], caller="t", session="s", decision="add", request_id="r-1"
+        ),
+        semantic=False,
+    )
+    assert first.record is not None and first.record.uri.startswith("gno://memory/")
+    r = e.collection_rename("memory", "facts")
+    assert r.request_outcomes == 1
+    again = e.remember(
+        RememberRequest(
+            text="Backups run nightly at two", scopes=[SCOPE], caller="t", session="s", decision="add", request_id="r-1"
+        ),
+        semantic=False,
+    )
+    assert again.request is not None and again.request.replayed
+    assert again.record is not None and again.record.uri == first.record.uri.replace("gno://memory/", "gno://facts/")
+    assert e.get(again.record.uri).docid == first.record.docid  # the replayed URI resolves
+    status = e.request_status("r-1")
+    assert status.result is not None and status.result.uri == again.record.uri
+    with pytest.raises(GnoError) as ei:  # another intent under the same ID is still a conflict
+        e.remember(
+            RememberRequest(
+                text="Backups run weekly", scopes=[SCOPE], caller="t", session="s", decision="add", request_id="r-1"
+            ),
+            semantic=False,
+        )
+    assert ei.value.code == ErrorCode.REQUEST_ID_CONFLICT
+    assert e.collection_rename("notes", "kb").request_outcomes == 0  # outcomes of other collections stay
+
+
+def test_a_rename_creates_no_request_ledger(engine: Engine) -> None:
+    engine.collection_rename("notes", "kb")
+    assert not engine.settings.requests_path.exists()

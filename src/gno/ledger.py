@@ -135,7 +135,12 @@ class Ledger:
         )
 
     def track(self, request_id: Any, operation: Operation, intent: dict[str, Any]) -> Tracked:
-        return Tracked(self, check_request_id(request_id), operation, intent_digest(operation, intent))
+        rid = check_request_id(request_id)
+        coll = intent.get("collection")
+        # a collection renamed since the first attempt: that attempt's intent named an earlier name
+        earlier = self.db.former_names(coll) if isinstance(coll, str) else []
+        also = tuple(intent_digest(operation, {**intent, "collection": n}) for n in earlier)
+        return Tracked(self, rid, operation, intent_digest(operation, intent), also)
 
     def _make_room(self) -> None:
         now = _now()
@@ -158,14 +163,17 @@ def with_request(result: dict[str, Any], request_id: str, committed_at: str, rep
 class Tracked:
     """One write under one request ID: the writer calls these around its own steps."""
 
-    def __init__(self, ledger: Ledger, request_id: str, operation: str, intent: str) -> None:
+    def __init__(
+        self, ledger: Ledger, request_id: str, operation: str, intent: str, also: tuple[str, ...] = ()
+    ) -> None:
         self.ledger, self.request_id, self.operation, self.intent = ledger, request_id, operation, intent
+        self.also = also  # the same intent under a collection's earlier names
 
     def _row(self) -> LedgerRow | None:
         row = self.ledger.db.get(self.request_id)
         if row is None:
             return None
-        if row.operation != self.operation or row.intent != self.intent:
+        if row.operation != self.operation or (row.intent != self.intent and row.intent not in self.also):
             raise ValidationError(
                 f"request ID {self.request_id!r} was already used for another {row.operation} write; a retry must "
                 "repeat the same request, a new write needs a new ID",

@@ -165,14 +165,17 @@ def collection_rename(
 ) -> None:
     """Rename collection NAME to NEW_NAME without re-reading its files.
 
-    Its gno:// URIs, the change journal and memory facts' references follow; notes whose front
-    matter still names the old URIs are listed (gno does not edit them).
+    Its gno:// URIs, the change journal, memory facts' references and the request-ID ledger follow
+    (a retry replays the new URIs); notes whose front matter still names the old URIs are listed
+    (gno does not edit them).
     """
 
     def render(r: CollectionRenamed) -> None:
         click.echo(f"Renamed collection {r.old_name} → {r.new_name}: {r.documents} documents, no file re-read")
         if r.rewritten_facts:
             click.echo(f"  {len(r.rewritten_facts)} memory facts now reference gno://{r.new_name}/")
+        if r.request_outcomes:
+            click.echo(f"  {r.request_outcomes} request-ID outcomes now replay gno://{r.new_name}/ URIs")
         for uri in r.stale_references:
             click.echo(f"  still names gno://{r.old_name}/: {shown(uri)}")
 

@@ -32,6 +32,11 @@ CREATE TABLE IF NOT EXISTS requests (
   committed_at TEXT
 );
 CREATE INDEX IF NOT EXISTS idx_requests_committed ON requests (status, committed_at);
+CREATE TABLE IF NOT EXISTS renames (     -- collection renames, so a retry's intent is still recognised
+  old_name   TEXT NOT NULL,
+  new_name   TEXT NOT NULL,
+  renamed_at TEXT NOT NULL
+);
 """
 
 
@@ -107,11 +112,13 @@ class LedgerDb:
         """Committed outcomes older than `cutoff` become tombstones (ID and intent kept, result dropped)."""
         return int(
             self._run(
-                lambda c: c.execute(
-                    "UPDATE requests SET status = 'expired', result_json = NULL, plan_json = NULL "
-                    "WHERE status = 'committed' AND committed_at < ?",
-                    (cutoff,),
-                ).rowcount
+                lambda c: (
+                    c.execute(
+                        "UPDATE requests SET status = 'expired', result_json = NULL, plan_json = NULL "
+                        "WHERE status = 'committed' AND committed_at < ?",
+                        (cutoff,),
+                    ).rowcount
+                )
             )
         )
 
@@ -119,11 +126,13 @@ class LedgerDb:
         """Drop the `n` oldest tombstones (to stay under the row cap)."""
         return int(
             self._run(
-                lambda c: c.execute(
-                    "DELETE FROM requests WHERE request_id IN (SELECT request_id FROM requests "
-                    "WHERE status = 'expired' ORDER BY committed_at, request_id LIMIT ?)",
-                    (n,),
-                ).rowcount
+                lambda c: (
+                    c.execute(
+                        "DELETE FROM requests WHERE request_id IN (SELECT request_id FROM requests "
+                        "WHERE status = 'expired' ORDER BY committed_at, request_id LIMIT ?)",
+                        (n,),
+                    ).rowcount
+                )
             )
         )
 
@@ -145,6 +154,66 @@ class LedgerDb:
                 (json.dumps(result), json.dumps(pointer), at, request_id),
             )
         )
+
+    def former_names(self, name: str) -> list[str]:
+        """The names collection `name` had before (newest first), from the renames recorded here."""
+        if not os.path.exists(self.path):
+            return []
+        pairs: list[tuple[str, str]] = self._run(
+            lambda c: c.execute(
+                "SELECT old_name, new_name FROM renames ORDER BY renamed_at DESC, rowid DESC"
+            ).fetchall()
+        )
+        out: list[str] = []
+        current = name
+        for old, new in pairs:
+            if new == current and old != name and old not in out:
+                out.append(old)
+                current = old
+        return out
+
+    def rename_collection(self, old: str, new: str, at: str) -> int:
+        """Kept outcomes that name collection `old` (its `gno://old/…` URIs, its `collection` field)
+        name `new` instead, so a replay after `collection rename` points at documents that exist, and
+        the rename is recorded so a retry whose intent named `old` is still recognised (the digests
+        are not recomputed). How many outcomes moved."""
+        if not os.path.exists(self.path):
+            return 0  # no request ID was ever used: nothing to follow, and no ledger file to create
+        prefix = f"gno://{old}/"
+
+        def move(value: Any, key: str | None = None) -> Any:
+            if isinstance(value, dict):
+                return {k: move(v, k) for k, v in value.items()}
+            if isinstance(value, list):
+                return [move(v) for v in value]
+            if isinstance(value, str):
+                if value.startswith(prefix):
+                    return f"gno://{new}/" + value[len(prefix) :]
+                if key == "collection" and value == old:
+                    return new
+            return value
+
+        def q(conn: sqlite3.Connection) -> int:
+            moved = 0
+            conn.execute("BEGIN IMMEDIATE")
+            rows = conn.execute(
+                "SELECT request_id, result_json, pointer_json FROM requests WHERE status = 'committed' "
+                "AND (instr(result_json, ?) > 0 OR instr(pointer_json, ?) > 0)",
+                (json.dumps(old)[1:-1], json.dumps(old)[1:-1]),
+            ).fetchall()
+            for rid, result, pointer in rows:
+                new_result, new_pointer = move(_loads(result)), move(_loads(pointer))
+                if new_result != _loads(result) or new_pointer != _loads(pointer):
+                    conn.execute(
+                        "UPDATE requests SET result_json = ?, pointer_json = ? WHERE request_id = ?",
+                        (json.dumps(new_result), None if new_pointer is None else json.dumps(new_pointer), rid),
+                    )
+                    moved += 1
+            conn.execute("INSERT INTO renames (old_name, new_name, renamed_at) VALUES (?, ?, ?)", (old, new, at))
+            conn.execute("COMMIT")
+            return moved
+
+        return int(self._run(q))
 
     def delete(self, request_id: str) -> None:
         self._run(lambda c: c.execute("DELETE FROM requests WHERE request_id = ?", (request_id,)))

@@ -11,7 +11,8 @@ References follow where gno owns the file: a memory fact whose front matter name
 `gno://OLD/…` URI (`relations.supersedes`) gets the new URI in its front matter (body, and so
 its contentHash, untouched) and is re-indexed, so supersession chains hold and a rebuild from
 the files gives the same index. Notes of ordinary collections are the user's: one whose
-front matter still names `gno://OLD/…` is listed in `staleReferences`, never rewritten.
+front matter still names `gno://OLD/…` is listed in `staleReferences`, never rewritten. The
+request ledger's kept outcomes follow too, so a retried request ID replays URIs that resolve.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from gno.index import IndexWriter, sync_written
 from gno.ingest.markdown import FRONT_MATTER_MAX_LINES, front_matter_close
 from gno.models import GnoModel
 from gno.store import collection_rename as rstore
+from gno.store.requests import LedgerDb
 
 if TYPE_CHECKING:
     from gno.config import GnoConfig
@@ -47,6 +49,9 @@ class CollectionRenamed(GnoModel):
     )
     memory_managed: bool
     contexts: int = Field(0, description="Context hints of the collection whose scope now names the new name.")
+    request_outcomes: int = Field(
+        0, description="Kept outcomes of request IDs whose URIs now name the new name (a retry replays those)."
+    )
 
 
 class RenameHost(IndexWriter, Protocol):
@@ -96,6 +101,7 @@ def rename_collection(host: RenameHost, old: str, new: str, lock_wait: float | N
             moved, events = rstore.rename_rows(conn, coll.name, target, now_iso())
             save_config(host.settings, cfg)  # inside the transaction: a failed save rolls the rows back
         facts, stale = _follow_references(host, coll.name, target)
+        outcomes = LedgerDb(host.settings.requests_path).rename_collection(coll.name, target, now_iso())
     return CollectionRenamed(
         old_name=coll.name,
         new_name=target,
@@ -105,6 +111,7 @@ def rename_collection(host: RenameHost, old: str, new: str, lock_wait: float | N
         stale_references=stale,
         memory_managed=renamed.memory_managed,
         contexts=hints,
+        request_outcomes=outcomes,
     )
 
 
