@@ -373,6 +373,13 @@ def use_hint_weight(weight: float) -> None:
     hint_prior.HINT_WEIGHT = weight
 
 
+def use_hint_margin(margin: float) -> None:
+    """Bench only: the hint prior's margin (`gno.retrieve.hint_prior.HINT_MARGIN`) for a sweep."""
+    from gno.retrieve import hint_prior
+
+    hint_prior.HINT_MARGIN = margin
+
+
 def embed(engine: Any, spec: str) -> dict[str, Any]:
     set_embedder(engine, spec)
     started = time.perf_counter()
@@ -737,6 +744,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="configure the context hints of this YAML file (corpus -> [{scope, text}], e.g. "
                     "bench/queries/hints.yml) in each corpus's home; without it, none")  # fmt: skip
     ap.add_argument("--hint-weight", type=float, default=None, help="bench only: the hint prior's weight")
+    ap.add_argument("--hint-margin", type=float, default=None, help="bench only: the hint prior's margin")
     ap.add_argument("--write", type=Path, default=None, help="write the markdown report here")
     ap.add_argument("--json", type=Path, default=None, help="write all figures (and per-query ranks) as JSON")
     ap.add_argument("--runs-note", default=None, help="with --write: a paragraph saying how the merged runs were made")
@@ -761,6 +769,8 @@ def main(argv: list[str] | None = None) -> int:
         hint_sets = yaml.safe_load(args.hints.read_text(encoding="utf-8")) or {}
     if args.hint_weight is not None:
         use_hint_weight(args.hint_weight)
+    if args.hint_margin is not None:
+        use_hint_margin(args.hint_margin)
     if args.rescorer:
         use_rescorer(args.rescorer)
     modes = [m for m in args.modes.split(",") if m]

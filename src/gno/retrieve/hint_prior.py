@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 #: what one unit of cosine above the candidates' lowest adds to a fused score (BM25's best hit = 1);
 #: chosen on the suite's tune parts (0.1 … 1.5; 0.8 is the one where no tune figure fell)
 HINT_WEIGHT = 0.8
+#: cosine differences (above the candidates' lowest) up to this much add nothing; the tune parts were
+#: best at 0 (0.02-0.1 measured), so every difference counts
+HINT_MARGIN = 0.0
 
 Relevance = Callable[[tuple[str, ...]], float]
 
@@ -80,7 +83,7 @@ def hint_prior(
             per_set[texts] = relevance(texts)
         raw[d] = per_set[texts]
     low = min(raw.values(), default=0.0)
-    prior = {d: w * (r - low) for d, r in raw.items()}
+    prior = {d: w * max(0.0, r - low - HINT_MARGIN) for d, r in raw.items()}
     st = Stage("hints", scores=prior)
     ranked = _order({d: s + prior[d] for d, s in fused}) if w and len(per_set) > 1 else fused
     st.ranked = [d for d, _ in ranked]
