@@ -20,10 +20,11 @@ import click
 import pytest
 from pydantic import BaseModel
 
-from gno import change_reads, doc_reads, egress, models
+from gno import change_reads, doc_reads, egress, models, status_reads
 from gno.cli.cold import Spec
 from gno.cli.cold_memory import SPECS as MEMORY_SPECS
 from gno.cli.cold_read import SPECS
+from gno.cli.cold_status import SPEC as STATUS_SPEC
 from gno.cli.main import cli
 from gno.contract import capability
 from gno.engine import Engine
@@ -176,7 +177,7 @@ def _click_options(command: str) -> dict[str, click.Option]:
     return {name: p for p in cmd.params if isinstance(p, click.Option) for name in p.opts}
 
 
-COLD_SPECS: dict[str, Spec] = {**SPECS, **MEMORY_SPECS}
+COLD_SPECS: dict[str, Spec] = {**SPECS, **MEMORY_SPECS, "status": STATUS_SPEC}
 
 
 @pytest.mark.parametrize("command", sorted(COLD_SPECS))
@@ -208,6 +209,7 @@ def test_each_cold_spec_agrees_with_its_click_command(command: str) -> None:
 CAPABILITIES = {
     **{c: c.replace("-", "_") for c in ("get", "multi-get", "ls", "links", "backlinks", "changes", "recall")},
     "remember": "remember",
+    "status": "status",
 }
 
 
@@ -245,6 +247,12 @@ RECORDS: list[tuple[type[tuple[object, ...]], type[BaseModel]]] = [
     (propose.Similar, memory_models.Candidate),
     (propose.Matching, memory_models.Matching),
     (propose.Proposal, memory_models.RememberResult),  # what a proposal has: the write's fields follow
+    (status_reads.IngestErrorInfo, models.IngestErrorInfo),
+    (status_reads.CollectionStatus, models.CollectionStatus),
+    (status_reads.MemoryDiagnostic, models.MemoryDiagnostic),
+    (status_reads.MemoryStatus, models.MemoryStatus),
+    (status_reads.VectorStatus, models.VectorStatus),
+    (status_reads.StatusResult, models.StatusResult),
 ]
 
 
@@ -366,3 +374,54 @@ def test_the_memory_guard_sends_proposals_to_click(home: dict[str, str], setting
     for _ in range(2):  # validated and recorded by the first, trusted by the second: both click's
         _, mods = both(["remember", "Deploys go out on Fridays.", "-s", "team"], home)
         assert "gno.cli.main" in mods
+
+
+# -- status: the models named from the record the last click status made --------------------------
+
+STATUSES = [(["status"], True), (["status", "--json"], True), (["status", "--help"], False), (["status", "x"], False)]
+
+
+@pytest.mark.parametrize(("args", "cold"), STATUSES, ids=[" ".join(a) for a, _ in STATUSES])
+def test_status_prints_what_click_prints(home: dict[str, str], args: list[str], cold: bool) -> None:
+    _, mods = both(["status"], home)  # the first names the models through click and records them
+    assert "gno.cli.main" in mods
+    _, mods = both(args, home)
+    assert ("gno.cli.main" not in mods) == cold
+    if cold:
+        assert offenders(mods) == []
+
+
+def test_status_follows_index_writes_and_goes_to_click_when_the_record_is_stale(
+    home: dict[str, str], settings: Settings, corpus: Path
+) -> None:
+    both(["status"], home)
+    (corpus / "new.md").write_text("# New\n\nA note with a [[missing]] link.\n", encoding="utf-8")
+    (corpus / "bad.md").write_bytes(b"# Bad\n\xff\xfe not utf-8 \x00\n")
+    subprocess.run([sys.executable, "-m", "gno", "update"], env=home, capture_output=True, check=True, timeout=120)
+    out, mods = both(["status", "--json"], home)  # the counts are the index's now, read cold
+    assert "gno.cli.main" not in mods and json.loads(out.stdout)["documents"] >= 1
+    both(["status"], home)
+    record = Path(settings.cache_root) / "config-models.json"
+    data = json.loads(record.read_text(encoding="utf-8"))
+    record.write_text(json.dumps({**data, "environment": [["/elsewhere", 1]]}), encoding="utf-8")
+    _, mods = both(["status"], home)  # another set of packages: named again through click
+    assert "gno.cli.main" in mods
+    assert json.loads(record.read_text(encoding="utf-8"))["models"] == data["models"]  # recorded anew
+    _, mods = both(["status"], home)
+    assert "gno.cli.main" not in mods
+    settings.config_path.write_text(settings.config_path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    _, mods = both(["status", "--json"], home)  # an edited config: validated and named again
+    assert "gno.cli.main" in mods
+    _, mods = both(["status", "--json"], home)
+    assert "gno.cli.main" not in mods
+
+
+def test_status_of_an_embedded_index_with_another_model(home: dict[str, str], settings: Settings) -> None:
+    text = settings.config_path.read_text(encoding="utf-8")
+    settings.config_path.write_text(text + "models:\n  embed: fake:16\n", encoding="utf-8")
+    subprocess.run([sys.executable, "-m", "gno", "embed"], env=home, capture_output=True, check=True, timeout=300)
+    both(["status"], home)
+    out, mods = both(["status", "--json"], home)
+    assert "gno.cli.main" not in mods
+    vectors = json.loads(out.stdout)["vectors"]
+    assert vectors["model"].startswith("fake") and vectors["embeddedChunks"] == vectors["totalChunks"] > 0

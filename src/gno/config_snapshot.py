@@ -169,3 +169,61 @@ def _well_formed(row: object) -> bool:
     sized = isinstance(cap, int) and not isinstance(cap, bool) and cap >= 1
     flags = isinstance(row["memory_managed"], bool) and isinstance(row["egress_explicit"], bool)
     return texts and lists and sized and flags
+
+
+#: the record of what the configured models resolved to, for the cold `gno status`
+MODELS_HEADER = "gno config models 1"
+
+
+def _models_path(settings: Settings) -> str:
+    return os.path.join(settings.cache_root, "config-models.json")
+
+
+def environment() -> list[list[object]]:
+    """The import path's folders and their modification times: installing, upgrading or removing
+    a package (a model, onnxruntime, an embedder plugin) changes the folder it goes into. The first
+    entry is where the command was started from (the `gno` script's folder, or the working
+    directory of `python -m gno`), no package folder: left out."""
+    import sys
+
+    out: list[list[object]] = []
+    for folder in sys.path[1:]:
+        try:
+            out.append([folder, os.stat(folder or ".").st_mtime_ns])
+        except OSError:
+            continue
+    return out
+
+
+def record_models(settings: Settings, ident: Identity | None, version: str, models: Sequence[object]) -> None:
+    """Record what the models of a validated config resolved to (`gno.status_reads.Models` as a list),
+    keyed by the config's identity, gno's version and the installed packages; best effort."""
+    import json
+
+    if ident is None:
+        return
+    config = settings.config_location
+    record = {"header": MODELS_HEADER, "config": config, "identity": ident, "version": version}
+    body = json.dumps({**record, "environment": environment(), "models": list(models)})
+    _write_if_changed(_models_path(settings), body)
+
+
+def read_models(settings: Settings, version: str) -> list[object] | None:
+    """The recorded models, or None when missing, malformed, or made with another config, gno or packages."""
+    import json
+
+    try:
+        with open(_models_path(settings), encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("header") != MODELS_HEADER or data.get("version") != version:
+        return None
+    if data.get("config") != settings.config_location or data.get("identity") != identity(settings.config_location):
+        return None
+    models = data.get("models")
+    if data.get("environment") != environment() or not isinstance(models, list) or len(models) != 4:
+        return None
+    fp, reason, first, key = models
+    ok = isinstance(key, str) and all(v is None or isinstance(v, str) for v in (fp, reason, first))
+    return models if ok and (fp is None) != (reason is None) else None

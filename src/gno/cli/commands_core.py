@@ -276,43 +276,10 @@ def status(ctx: click.Context, as_json: bool) -> None:
     """Index health: collections, document counts, ingest errors, memory records."""
 
     def render(r: StatusResult) -> None:
-        click.echo(f"Index   {r.index_name}  {r.db_path}  ({r.size_bytes / 1e6:.1f} MB)")
-        click.echo(f"Config  {r.config_path}")
-        click.echo(f"Documents {r.documents} · chunks {r.chunks}")
-        for c in r.collections:
-            warn = "" if c.path_exists else "  (folder missing!)"
-            mem = " [memory]" if c.memory_managed else ""
-            click.echo(
-                f"  {c.name}{mem}: {c.active} active, {c.inactive} inactive, {c.errors} errors, "
-                f"{c.warnings} warnings{warn}"
-            )
-        if r.ingest_errors:
-            click.echo("Ingest errors and warnings:")
-            for e in r.ingest_errors[:20]:
-                click.echo(f"  {e.collection}/{e.rel_path}: {e.severity} [{e.code}] {e.message}")
-        if r.memory:
-            m = r.memory
-            click.echo(
-                f"Memory: {m.facts} facts · {m.current} current · {m.superseded} superseded · {m.invalid} invalid"
-            )
-            for d in m.diagnostics[:20]:
-                click.echo(f"  {shown(d.uri)}: {', '.join(d.codes)}")
-        if r.vectors:
-            v = r.vectors
-            click.echo(
-                f"Vectors: {v.embedded_chunks}/{v.total_chunks} chunks embedded"
-                + (f" with {v.model}" if v.model else "")
-                + (f" ({v.reason})" if v.reason else "")
-            )
-            if v.first_pass_model and v.first_pass_chunks:
-                ranks = " (ranks queries now)" if v.ranked_by == v.first_pass_model else ""
-                model = v.first_pass_model
-                click.echo(f"First pass: {v.first_pass_chunks}/{v.total_chunks} chunks with {model}{ranks}")
-        for step in r.next_steps:
-            click.echo(f"Next: {step}")
-        if r.healthy:
-            embedded = ", every chunk embedded" if r.vectors and r.vectors.model else ""
-            click.echo(f"Healthy: every folder present{embedded}")
+        from gno.cli.main import echo_text
+        from gno.cli.render_docs import status_text
+
+        echo_text(status_text(r))
 
     invoke(ctx, as_json, "status", {}, render)
 

@@ -39,6 +39,7 @@ COLD_HANDLERS: dict[str, tuple[str, str]] = {
     **dict.fromkeys(("get", "multi-get", "ls", "links", "backlinks", "changes"), ("gno.cli.cold_read", "cold_read")),
     "recall": ("gno.cli.cold_memory", "cold_recall"),
     "remember": ("gno.cli.cold_memory", "cold_remember"),
+    "status": ("gno.cli.cold_status", "cold_status"),
 }
 
 

@@ -80,3 +80,40 @@ def changes_text(r: Any) -> Text:
 
 def _lines(lines: list[str]) -> str:
     return "".join(line + "\n" for line in lines)
+
+
+def status_text(r: Any) -> Text:
+    """`gno status`: the index, its collections, ingest problems, memory, vectors and what to do next."""
+    out = [
+        f"Index   {r.index_name}  {r.db_path}  ({r.size_bytes / 1e6:.1f} MB)",
+        f"Config  {r.config_path}",
+        f"Documents {r.documents} · chunks {r.chunks}",
+    ]
+    for c in r.collections:
+        warn = "" if c.path_exists else "  (folder missing!)"
+        mem = " [memory]" if c.memory_managed else ""
+        out.append(
+            f"  {c.name}{mem}: {c.active} active, {c.inactive} inactive, {c.errors} errors, {c.warnings} warnings{warn}"
+        )
+    if r.ingest_errors:
+        out.append("Ingest errors and warnings:")
+        out.extend(f"  {e.collection}/{e.rel_path}: {e.severity} [{e.code}] {e.message}" for e in r.ingest_errors[:20])
+    if r.memory:
+        m = r.memory
+        out.append(f"Memory: {m.facts} facts · {m.current} current · {m.superseded} superseded · {m.invalid} invalid")
+        out.extend(f"  {shown(d.uri)}: {', '.join(d.codes)}" for d in m.diagnostics[:20])
+    if r.vectors:
+        v = r.vectors
+        out.append(
+            f"Vectors: {v.embedded_chunks}/{v.total_chunks} chunks embedded"
+            + (f" with {v.model}" if v.model else "")
+            + (f" ({v.reason})" if v.reason else "")
+        )
+        if v.first_pass_model and v.first_pass_chunks:
+            ranks = " (ranks queries now)" if v.ranked_by == v.first_pass_model else ""
+            out.append(f"First pass: {v.first_pass_chunks}/{v.total_chunks} chunks with {v.first_pass_model}{ranks}")
+    out.extend(f"Next: {step}" for step in r.next_steps)
+    if r.healthy:
+        embedded = ", every chunk embedded" if r.vectors and r.vectors.model else ""
+        out.append(f"Healthy: every folder present{embedded}")
+    return "".join(line + "\n" for line in out), ""

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from gno.embed.base import Embedder
     from gno.retrieve.vectors import VectorIndex  # numpy: loaded with the first vector, not for lexical recall
     from gno.settings import Settings
+    from gno.status_reads import Models
     from gno.store.fts import DocFilter
 
 EmbedProgress = Callable[[int, int], None]
@@ -274,56 +275,26 @@ class Semantic:
         return out[:k]
 
     # -- status & embedding jobs -------------------------------------------------------------
-    def status(self) -> VectorStatus:
-        """Counts of chunks and vectors, and how many documents still wait for `gno embed`."""
+    def resolved(self) -> Models:
+        """What the configured models resolve to: the embedder's fingerprint (or why it cannot
+        load), the first pass's, the chunking key (`gno.status_reads`)."""
         from gno.ingest.chunking import chunk_key
-        from gno.store import chunks as cstore
+        from gno.status_reads import Models
 
-        store = self.host.store
-        total = vstore.count_chunks(store)
         key = chunk_key(self.host.config.chunking)
         try:
             fp = self.fingerprint()
         except GnoError as err:
-            return VectorStatus(
-                total_chunks=total,
-                pending_documents=cstore.count_unchunked_documents(store, key),
-                available=False,
-                reason=str(err.details.get("reason", err.message)),
-            )
-        done = vstore.count_embedded(store, fp)
+            return Models(None, str(err.details.get("reason", err.message)), None, key)
         first = self.first_pass_embedder()
-        first_fp = first.fingerprint if first is not None else None
-        first_done = vstore.count_embedded(store, first_fp) if first_fp is not None else 0
-        stale = sum(n for f, n in vstore.fingerprints(store).items() if f not in (fp, first_fp))
-        pending = vstore.count_pending_documents(store, fp, key)
-        ranking = self.ranking_embedder()
-        reason = None
-        if done < total:
-            reason = f"{total - done} of {total} chunks unembedded — run `gno embed`"
-            if ranking is first:
-                reason = (
-                    f"{done} of {total} chunks have {fp.split(':')[0]} vectors; until they all do, `query` ranks "
-                    f"with the {ranking.model_id} first pass re-scored by {fp.split(':')[0]} — `gno embed` "
-                    "(or a running `gno daemon`) adds the rest"
-                )
-        elif pending:
-            noun = "document" if pending == 1 else "documents"
-            reason = f"{pending} {noun} not yet chunked and embedded — run `gno embed`"
-        if stale and not done and ranking is not first:
-            reason = "stored vectors belong to another model; run `gno embed`"
-        return VectorStatus(
-            model=fp,
-            embedded_chunks=done,
-            total_chunks=total,
-            stale_chunks=stale,
-            pending_documents=pending,
-            available=done > 0 or (ranking is first and first_done > 0),
-            reason=reason,
-            first_pass_model=first_fp,
-            first_pass_chunks=first_done,
-            ranked_by=ranking.fingerprint if done or ranking is first else None,
-        )
+        return Models(fp, None, first.fingerprint if first is not None else None, key)
+
+    def status(self) -> VectorStatus:
+        """Counts of chunks and vectors, and how many documents still wait for `gno embed`."""
+        from gno.status_reads import vector_status
+        from gno.wire import fields
+
+        return VectorStatus.model_validate(fields(vector_status(self.host.store, self.resolved())))
 
     def _pending(self, fp: str, collections: Sequence[str]) -> int:
         return sum(vstore.pending_per_content(self.host.store, fp, collections).values())
