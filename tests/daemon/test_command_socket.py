@@ -327,3 +327,28 @@ def test_the_default_model_is_kept_once() -> None:
         assert registry.load_embedder(None) is default
     finally:
         registry._WARM.clear()
+
+
+def test_answers_follow_the_index_after_a_write_with_the_matrix_kept_by_the_template(home: dict[str, str]) -> None:
+    """The template keeps the vector matrix for its workers; they use it only while the index is of
+    the same generation, so every answer is the in-process one, before and after a write."""
+    cp, _ = gno("embed", env=home, owner=False)
+    assert cp.returncode == 0, cp.stderr
+
+    def same(*args: str) -> str:
+        served, _ = gno(*args, env=home)
+        local, _ = gno(*args, env=home, owner=False)
+        assert served.returncode == local.returncode == 0, served.stderr + local.stderr
+        assert VOLATILE.sub("", served.stdout) == VOLATILE.sub("", local.stdout)
+        return served.stdout
+
+    for _ in range(3):  # the template reloads the matrix between commands, once it is quiet
+        same("query", "deploy", "--json")
+        time.sleep(0.6)
+    (Path(home["_ROOT"]) / "notes" / "canary.md").write_text("# Canary\n\nCanary releases go to one region first.\n")
+    for args in (("update",), ("embed",)):
+        cp, _ = gno(*args, env=home, owner=False)
+        assert cp.returncode == 0, cp.stderr
+    assert "canary.md" in same("query", "canary releases region", "--json")
+    time.sleep(0.6)
+    assert "canary.md" in same("vsearch", "canary releases region", "--json")

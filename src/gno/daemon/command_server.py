@@ -12,11 +12,12 @@ capability table and makes the same engine call. The request model is built here
 because building it in the client would import pydantic there -- the start-up cost this removes.
 
 The template is forked from the owner right after it took the data directory, before any of its
-threads start (a fork of a multi-threaded process may inherit a held lock), and never opens the
-index itself: it imports the CLI, the engine, the MCP server and every result model, builds the
-pydantic validators and loads the configured embedding model (`gno.embed.registry.keep_warm`),
-then listens. Each worker opens its own SQLite
-connection and takes the one cross-process write lease like any CLI process.
+threads start (a fork of a multi-threaded process may inherit a held lock), and never holds a
+connection to the index across a fork: it imports the CLI, the engine, the MCP server and every
+result model, builds the pydantic validators, loads the configured embedding model
+(`gno.embed.registry.keep_warm`) and the vector matrix (closing its connection before it forks;
+`gno.daemon.warmup`), then listens. Each worker opens its own SQLite connection and takes the one
+cross-process write lease like any CLI process.
 
 The template dies with the owner (SIGTERM from it on shutdown, PR_SET_PDEATHSIG and a parent
 check otherwise), and its idle workers with it; workers in flight finish their command. The
@@ -40,7 +41,7 @@ import time
 from gno import __version__
 from gno.config import Settings
 from gno.daemon.resident import alive
-from gno.daemon.warmup import preload, remove_scratch, warm_worker
+from gno.daemon.warmup import preload, remove_scratch, share_vectors, warm_worker
 from gno.fsio import umask_changed
 from gno.owner_socket import PROTOCOL, Request, decode_request, short_address, socket_path
 
@@ -144,6 +145,8 @@ def _template(settings: Settings, parent: int) -> None:
             now = time.monotonic()
             busy = {pid: t for pid, t in busy.items() if now - t < BUSY_S and alive(pid)}
             quiet = not busy and now - last >= QUIET_S
+            if quiet and len(idle) < SPARES:
+                share_vectors(settings)  # the spares forked now start from the index as it is
             while len(idle) < (SPARES if quiet else 1):
                 pid = os.fork()
                 if pid == 0:

@@ -1,4 +1,5 @@
-"""Warming the command template once, and each forked worker while it waits for a command.
+"""Warming the command template once (and its vector matrix when the index changed), and each forked
+worker while it waits for a command.
 
 The template (`gno.daemon.command_server`) imports everything, builds the pydantic validators,
 loads the embedding model and the capsule's token counter once (`preload`), so no worker pays
@@ -81,11 +82,44 @@ def preload(settings: Settings) -> dict[str, str] | None:
     spec, warm = _warm_embedders(settings)
     _warm_evidence()
     scratch = build_scratch(settings, spec, embed=warm)
+    share_vectors(settings)
+    return scratch
+
+
+_VECTORS_SEEN: list[tuple[int, ...]] = []
+
+
+def share_vectors(settings: Settings) -> None:
+    """Load the user's vector matrix (the model that ranks `query` now) for the workers forked after
+    this, unless the index file and its log are as they were at the last call, or the matrix is
+    unchanged (`gno.retrieve.vectors.shared`: a worker uses it only while documents and vectors are
+    of the same generation). The connection is closed before any fork. Then the template's objects
+    are frozen, so a worker's garbage collections never walk (and so copy) them."""
     import gc
 
+    stamp: list[int] = []
+    for path in (settings.db_location, settings.db_location + "-wal"):
+        try:
+            st = os.stat(path)
+            stamp += [st.st_ino, st.st_size, st.st_mtime_ns]
+        except OSError:
+            stamp += [0, 0, 0]
+    if stamp[0] and tuple(stamp) not in _VECTORS_SEEN:
+        _VECTORS_SEEN[:] = [tuple(stamp)]
+        from gno.engine import Engine
+        from gno.retrieve.vectors import keep_shared
+
+        engine = Engine(settings)
+        try:
+            idx = engine.semantic.index()  # the kept one itself while unchanged
+            if idx.ann is None:
+                keep_shared(engine.store.path, idx)
+        except Exception as exc:  # noqa: BLE001 - no vectors (yet), or no model: workers load nothing either
+            log.debug("no vectors shared: %s", exc)
+        finally:
+            engine.close()
     gc.collect()
-    gc.freeze()  # a worker's collections never walk (and so copy) the template's objects
-    return scratch
+    gc.freeze()
 
 
 def _build_models() -> None:

@@ -182,10 +182,14 @@ class Semantic:
         store = self.host.store
         gen = vstore.generation(store)
         if self._index is None or self._index.fingerprint != fp or self._index.generation != gen:
-            from gno.retrieve.vectors import VectorIndex
+            from gno.retrieve.vectors import VectorIndex, shared
 
-            self._index = VectorIndex.load(store, fp)
-            self._attach_ann(self._index)
+            kept = shared(store, fp, gen)  # a resident owner's template loaded it before forking
+            if kept is not None and len(kept) < self.ann_threshold():  # (a kept matrix has no ANN index)
+                self._index = kept
+            else:
+                self._index = VectorIndex.load(store, fp)
+                self._attach_ann(self._index)
         if len(self._index) == 0:
             others = [f for f in vstore.fingerprints(store) if f != fp]
             if others:

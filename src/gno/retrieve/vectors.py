@@ -8,6 +8,7 @@ model only: a query never mixes spaces (a model change is reported as stale vect
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -101,3 +102,33 @@ class VectorIndex:
             self._rows = {k: i for i, k in enumerate(self.keys)}
         i = self._rows.get(key)
         return None if i is None else self.matrix[i]
+
+
+#: matrices loaded before this process forked (a resident owner's command template): index file,
+#: fingerprint → the file's (device, inode) and the matrix
+_SHARED: dict[tuple[str, str], tuple[tuple[int, int], VectorIndex]] = {}
+
+
+def _file_identity(path: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def keep_shared(path: str, idx: VectorIndex) -> None:
+    """Hand `idx` (the matrix of the index file at `path`) to every later `shared` lookup, in this
+    process and the ones forked from it, which read it copy-on-write instead of loading it again."""
+    ident = _file_identity(path)
+    if ident is not None:
+        _SHARED[(path, idx.fingerprint)] = (ident, idx)
+
+
+def shared(store: Store, fingerprint: str, generation: tuple[int, int, int]) -> VectorIndex | None:
+    """The kept matrix of this index file and model when it is of `generation` (documents and vectors
+    unchanged since it was loaded) and the file is still the one it was loaded from; else None."""
+    hit = _SHARED.get((store.path, fingerprint))
+    if hit is None or hit[1].generation != generation or hit[0] != _file_identity(store.path):
+        return None
+    return hit[1]
