@@ -201,9 +201,10 @@ class LedgerDb:
                 "AND (instr(result_json, ?) > 0 OR instr(pointer_json, ?) > 0)",
                 (json.dumps(old)[1:-1], json.dumps(old)[1:-1]),
             ).fetchall()
-            for rid, result, pointer in rows:
-                new_result, new_pointer = move(_loads(result)), move(_loads(pointer))
-                if new_result != _loads(result) or new_pointer != _loads(pointer):
+            for rid, raw_result, raw_pointer in rows:
+                result, pointer = _loads(raw_result), _loads(raw_pointer)
+                new_result, new_pointer = move(result), move(pointer)
+                if new_result != result or new_pointer != pointer:
                     conn.execute(
                         "UPDATE requests SET result_json = ?, pointer_json = ? WHERE request_id = ?",
                         (json.dumps(new_result), None if new_pointer is None else json.dumps(new_pointer), rid),
