@@ -65,10 +65,11 @@ def test_one_client_class_over_two_transports(env: SurfaceEnv, sdk_local: Any, s
 
 
 def test_every_capability_has_a_method_named_after_it() -> None:
-    from gno.contract import CAPABILITIES
+    from gno.contract import CAPABILITIES, NO_SDK
 
+    assert {c.name for c in CAPABILITIES if not c.sdk} == set(NO_SDK)
     for cap in CAPABILITIES:
-        assert callable(getattr(gno.Client, cap.name, None)), cap.name
+        assert callable(getattr(gno.Client, cap.name, None)) == cap.sdk, cap.name
 
 
 def test_an_unknown_option_is_a_validation_error(env: SurfaceEnv, sdk_local: Any) -> None:

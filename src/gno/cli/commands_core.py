@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gno.cli.contract import invoke
-from gno.cli.main import json_option, lock_wait_option, lock_wait_seconds, no_wait_option, run
+from gno.cli.main import json_option, lock_wait_option, no_wait_option
 from gno.cli.render_hits import shown
 
 if TYPE_CHECKING:
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 memory_option = click.option(
     "--memory",
+    "memory_managed",
     is_flag=True,
     help="A memory collection: `gno remember` writes fact files into it and `gno recall` reads them.",
 )
@@ -47,7 +48,7 @@ def init(
     pattern: str | None,
     include: tuple[str, ...],
     exclude: tuple[str, ...],
-    memory: bool,
+    memory_managed: bool,
     as_json: bool,
 ) -> None:
     """Create the config and the index; optionally add PATH as a first collection."""
@@ -60,12 +61,14 @@ def init(
         elif r.created:
             click.echo("Next: gno collection add <folder> --name <name>, then gno update")
 
-    run(
-        ctx,
-        as_json,
-        lambda e: e.init(path, name=name, pattern=pattern, include=include, exclude=exclude, memory_managed=memory),
-        render,
-    )
+    fields = {"path": path, **_new_collection(name, pattern, include, exclude, memory_managed)}
+    invoke(ctx, as_json, "init", fields, render)
+
+
+def _new_collection(
+    name: str | None, pattern: str | None, include: tuple[str, ...], exclude: tuple[str, ...], memory_managed: bool
+) -> dict[str, Any]:
+    return {"name": name, "pattern": pattern, "include": include, "exclude": exclude, "memory_managed": memory_managed}
 
 
 @click.group()
@@ -95,7 +98,7 @@ def collection_add(
     pattern: str | None,
     include: tuple[str, ...],
     exclude: tuple[str, ...],
-    memory: bool,
+    memory_managed: bool,
     as_json: bool,
 ) -> None:
     """Add the folder PATH as a collection. Run `gno update` to index it.
@@ -108,34 +111,28 @@ def collection_add(
         kind = "memory collection" if c.memory_managed else "collection"
         click.echo(f"Added {kind} {c.name} → {c.path}. Next: gno update")
 
-    run(
-        ctx,
-        as_json,
-        lambda e: e.collection_add(
-            path, name=name, pattern=pattern, include=include, exclude=exclude, memory_managed=memory
-        ),
-        render,
-    )
+    fields = {"path": path, **_new_collection(name, pattern, include, exclude, memory_managed)}
+    invoke(ctx, as_json, "collection_add", fields, render)
 
 
 @collection.command("set")
 @click.argument("name")
 @click.option(
     "--memory/--no-memory",
-    "memory",
+    "memory_managed",
     default=None,
     help="Make NAME a memory collection (accepts `gno remember`, read by `gno recall`), or a plain one.",
 )
 @json_option
 @click.pass_context
-def collection_set(ctx: click.Context, name: str, memory: bool | None, as_json: bool) -> None:
+def collection_set(ctx: click.Context, name: str, memory_managed: bool | None, as_json: bool) -> None:
     """Change the settings of collection NAME in the config; `gno update` applies them to the index."""
 
     def render(c: CollectionInfo) -> None:
         kind = "a memory collection" if c.memory_managed else "a plain collection (no memory records)"
         click.echo(f"Collection {c.name} is now {kind}. Next: gno update")
 
-    run(ctx, as_json, lambda e: e.collection_set(name, memory_managed=memory), render)
+    invoke(ctx, as_json, "collection_set", {"name": name, "memory_managed": memory_managed}, render)
 
 
 @collection.command("list")
@@ -202,12 +199,7 @@ def collection_remove(ctx: click.Context, name: str, lock_wait: str | None, no_w
             "vectors stay until `gno update --prune`"
         )
 
-    run(
-        ctx,
-        as_json,
-        lambda e: e.collection_remove(name, lock_wait=lock_wait_seconds(lock_wait, no_wait)),
-        render,
-    )
+    invoke(ctx, as_json, "collection_remove", {"name": name}, render, lock_wait=lock_wait, no_wait=no_wait)
 
 
 def _progress_factory(as_json: bool):  # type: ignore[no-untyped-def]
@@ -291,9 +283,9 @@ def status(ctx: click.Context, as_json: bool) -> None:
 @click.pass_context
 def demo(ctx: click.Context, home: str | None, query: str, as_json: bool) -> None:
     """Index the sample notes shipped with gno in a scratch home and search them."""
-    from gno.cli.demo import run_demo
+    from gno.cli.render_demo import render_demo
 
-    run_demo(ctx, home, query, as_json)
+    invoke(ctx, as_json, "demo", {"home": home, "query": query}, render_demo)
 
 
 COMMANDS = [init, collection, update, status, demo]

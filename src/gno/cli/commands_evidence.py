@@ -205,10 +205,13 @@ def changes(
             _render_changes,
         )
         return
+    from gno.contract.evidence import ChangesRequest
+    from gno.contract.request import CallContext, parse
     from gno.errors import GnoError
 
     app: AppContext = ctx.obj
     engine = app.engine()
+    cli = CallContext(surface="cli")
     pos = cursor or since
     stop = {"flag": False}
     signal.signal(signal.SIGTERM, lambda *_: stop.__setitem__("flag", True))
@@ -216,7 +219,8 @@ def changes(
     try:
         while not stop["flag"]:
             try:
-                page = engine.changes(since=pos, collection=collection, limit=limit)
+                fields = {"since": pos, "collection": collection, "limit": limit}
+                page = parse(ChangesRequest, {k: v for k, v in fields.items() if v is not None}).run(engine, cli)
             except GnoError as err:
                 if str(err.code) == "CURSOR_EXPIRED":
                     click.echo(json.dumps(err.details))

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gno.cli.contract import invoke
-from gno.cli.main import echo_text, json_option, lock_wait_option, no_wait_option, request_id_option, run
+from gno.cli.main import echo_text, json_option, lock_wait_option, no_wait_option, request_id_option
 from gno.cli.render_hits import shown
 from gno.cli.render_memory import recall_text, remember_text
 
@@ -184,13 +184,8 @@ def audit(ctx: click.Context, collection: str | None, max_findings: int, as_json
             click.echo(f"  {shown(f.uri)}: {', '.join(f.codes)}")
 
     result: list[AuditResult] = []
-
-    def call(e):  # type: ignore[no-untyped-def]
-        r = e.audit(collection, max_findings)
-        result.append(r)
-        return r
-
-    run(ctx, as_json, call, render)
+    fields = {"collection": collection, "max_findings": max_findings}
+    invoke(ctx, as_json, "audit", fields, render, on_result=result.append)
     if result and result[0].findings:
         ctx.exit(4)
 

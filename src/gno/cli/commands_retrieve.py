@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -9,11 +10,11 @@ import click
 
 from gno.cli.commands_read import hit_options, render_hits
 from gno.cli.contract import depth_options, depth_value, invoke
-from gno.cli.main import json_option, lock_wait_option, lock_wait_seconds, no_wait_option, run
+from gno.cli.main import json_option, lock_wait_option, no_wait_option
 from gno.cli.render_hits import shown
 
 if TYPE_CHECKING:
-    from gno.models import BenchResult, DiagnoseResult, EmbedResult, QueryExplain, SearchResult
+    from gno.models import BenchResult, DiagnoseResult, EmbedResult, IndexResult, QueryExplain, SearchResult
 
 
 def _embed_progress(as_json: bool) -> tuple[Any, Any]:
@@ -71,20 +72,9 @@ def embed(
 ) -> None:
     """Embed chunks that have no vector yet (incremental and resumable; models ship with gno)."""
     prog, cb = _embed_progress(as_json)
-
-    def call(e):  # type: ignore[no-untyped-def]
-        kw: dict[str, Any] = {
-            "batch_size": batch_size,
-            "force": force,
-            "dry_run": dry_run,
-            "lock_wait": lock_wait_seconds(lock_wait, no_wait),
-        }
-        if prog is None:
-            return e.embed(collections, **kw)
-        with prog:
-            return e.embed(collections, progress=cb, **kw)
-
-    run(ctx, as_json, call, _render_embed)
+    fields = {"collections": collections, "force": force, "batch_size": batch_size, "dry_run": dry_run}
+    with prog or contextlib.nullcontext():
+        invoke(ctx, as_json, "embed", fields, _render_embed, lock_wait=lock_wait, no_wait=no_wait, progress=cb)
 
 
 @click.command()
@@ -110,26 +100,8 @@ def index(
     as_json: bool,
 ) -> None:
     """Sync the files, then embed new chunks (= gno update + gno embed)."""
-    from gno.models import IndexResult
 
-    def call(e):  # type: ignore[no-untyped-def]
-        wait = lock_wait_seconds(lock_wait, no_wait)
-        sync = e.update(collections, lock_wait=wait)
-        if no_embed:
-            return IndexResult(sync=sync, embed=None, embed_skipped="--no-embed")
-        try:
-            emb = e.embed(collections, lock_wait=wait, first_pass_only=quick)
-        except Exception as exc:
-            from gno.errors import GnoError
-
-            # no model, or the semantic extra not installed: the lexical index is built and usable;
-            # the skip says why and what to install
-            if isinstance(exc, GnoError) and str(exc.code) in ("VECTORS_UNAVAILABLE", "EXTRA_MISSING"):
-                return IndexResult(sync=sync, embed=None, embed_skipped=exc.message)
-            raise
-        return IndexResult(sync=sync, embed=emb, embed_skipped=None)
-
-    def render(r: Any) -> None:
+    def render(r: IndexResult) -> None:
         for c in r.sync.collections:
             click.echo(f"{c.name}: {c.scanned} files · {c.added} added · {c.updated} updated · {c.inactivated} removed")
         if r.embed is not None:
@@ -137,7 +109,8 @@ def index(
         else:
             click.echo(f"Embedding skipped: {r.embed_skipped}")
 
-    run(ctx, as_json, call, render)
+    fields = {"collections": collections, "no_embed": no_embed, "quick": quick}
+    invoke(ctx, as_json, "index", fields, render, lock_wait=lock_wait, no_wait=no_wait)
 
 
 def _print_explain(x: QueryExplain | None) -> None:
@@ -338,12 +311,8 @@ def bench(
                 f"{m.p50_ms:8.1f} {m.p95_ms:8.1f}"
             )
 
-    run(
-        ctx,
-        as_json,
-        lambda e: e.bench(fixture, modes=modes or ("bm25", "hybrid"), top_k=top_k, candidate_limit=candidate_limit),
-        render,
-    )
+    fields = {"fixture": fixture, "modes": modes or None, "top_k": top_k, "candidate_limit": candidate_limit}
+    invoke(ctx, as_json, "bench", fields, render)
 
 
 COMMANDS = [embed, index, vsearch, query, bench]

@@ -25,6 +25,18 @@ DIRECT = {
     "pydantic models (the engine applies the same limits)",
 }
 
+#: command groups that are not capabilities of an index, and why (every other command is a row of the
+#: capability table: a test holds them to it)
+OUTSIDE = {
+    "agents": "edits agent instruction files on this machine (CLAUDE.md, AGENTS.md, ...), not the index",
+    "skill": "installs or shows the gno skill files of agent harnesses on this machine",
+    "completion": "prints the shell completion script",
+    "daemon": "runs, stops and installs the resident owner process",
+    "serve": "runs the REST, MCP and Web UI server process",
+    "mcp": "runs the MCP stdio server process (`mcp config` writes an MCP client's config file)",
+    "service": "the team memory service: its own server and administration, over its own database",
+}
+
 #: (capability, request field) → why the CLI has no option for it
 EXEMPT: dict[tuple[str, str], str] = {
     ("capture", "source"): "one option per field: --source-kind, --source-url, --source-title, --source-author, "

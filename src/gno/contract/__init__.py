@@ -2,7 +2,8 @@
 
 A row names the capability (the SDK method), its request model (inputs, defaults, limits,
 descriptions: `gno.contract.<concept>`), its result model, its REST route, its MCP tool and
-whether that tool is in the write set, its CLI command, and the error codes it can answer with.
+whether that tool is in the write set, its CLI command, and the error codes it can answer with. A
+capability a surface does not offer says why (`NO_CLI`, `NO_HTTP`, `NO_MCP`, `NO_SDK`).
 The REST routes (`gno.http`), the MCP tools (`gno.mcp`), the SDK (`gno.sdk`), the CLI's request
 building (`gno.cli`), `spec/*.json` and the contract test all read this table; none of them
 lists capabilities or argument names of its own.
@@ -85,6 +86,7 @@ _REQUEST = (
 _REF = (E.NOT_FOUND, E.INVALID_REF)
 _QUERY = (E.INVALID_QUERY, E.COLLECTION_NOT_FOUND)
 _TAG_EDIT = (*_REF, E.TAG_INVALID, E.CONFLICT)
+_NEW_COLLECTION = (E.PATH_NOT_FOUND, E.COLLECTION_EXISTS, E.COLLECTION_OVERLAP)
 
 
 @dataclass(frozen=True)
@@ -92,7 +94,8 @@ class Capability:
     name: str  # the SDK method; MCP tool `gno_<name>` unless `tool` says otherwise
     request: str  # "<module under gno.contract>:<class>"
     result: str  # "<module>:<class>"
-    http: tuple[str, str]  # (METHOD, path); a `{field}` in the path is taken from the request
+    http: tuple[str, str] | None  # (METHOD, path); a `{field}` in the path is taken from the request; None = no
+    # REST route (see NO_HTTP)
     cli: str | None  # the CLI command path ("query diagnose"); None = no CLI command (see NO_CLI)
     tag: str  # OpenAPI tag: read | memory | write | evidence
     errors: tuple[E, ...] = ()
@@ -101,6 +104,7 @@ class Capability:
     identity: tuple[str, ...] = ()  # request fields an MCP connection fills (never tool arguments)
     created: tuple[str, ...] = ()  # result `outcome`s answered with HTTP 201
     canonical: bool = False  # REST sends the result's canonical JSON bytes (the budgeted artifact)
+    sdk: bool = True  # False = no SDK method (see NO_SDK)
 
     @property
     def tool_name(self) -> str | None:
@@ -177,6 +181,72 @@ CAPABILITIES: tuple[Capability, ...] = (
         write=True,
     ),
     Capability(
+        "init",
+        "index_setup:InitRequest",
+        _M + "InitResult",
+        None,
+        "init",
+        "write",
+        _NEW_COLLECTION,
+        write=True,
+        tool=None,
+    ),
+    Capability(
+        "collection_add",
+        "index_setup:CollectionAddRequest",
+        _M + "CollectionInfo",
+        None,
+        "collection add",
+        "write",
+        _NEW_COLLECTION,
+        write=True,
+        tool=None,
+    ),
+    Capability(
+        "collection_set",
+        "index_setup:CollectionSetRequest",
+        _M + "CollectionInfo",
+        None,
+        "collection set",
+        "write",
+        (E.COLLECTION_NOT_FOUND,),
+        write=True,
+        tool=None,
+    ),
+    Capability(
+        "collection_remove",
+        "index_setup:CollectionRemoveRequest",
+        _M + "CollectionRemoved",
+        None,
+        "collection remove",
+        "write",
+        (E.COLLECTION_NOT_FOUND,),
+        write=True,
+        tool=None,
+    ),
+    Capability(
+        "embed",
+        "index_setup:EmbedRequest",
+        _M + "EmbedResult",
+        None,
+        "embed",
+        "write",
+        (E.COLLECTION_NOT_FOUND, E.VECTORS_UNAVAILABLE, E.EXTRA_MISSING),
+        write=True,
+        tool=None,
+    ),
+    Capability(
+        "index",
+        "index_setup:IndexRequest",
+        _M + "IndexResult",
+        None,
+        "index",
+        "write",
+        (E.COLLECTION_NOT_FOUND,),
+        write=True,
+        tool=None,
+    ),
+    Capability(
         "search", "retrieve:SearchRequest", _M + "SearchResult", ("POST", "/api/search"), "search", "read", _QUERY
     ),
     Capability(
@@ -205,6 +275,16 @@ CAPABILITIES: tuple[Capability, ...] = (
     ),
     Capability(
         "ls", "documents:LsRequest", _M + "LsResult", ("GET", "/api/ls"), "ls", "read", (E.COLLECTION_NOT_FOUND,)
+    ),
+    Capability(
+        "bench",
+        "retrieve:BenchRequest",
+        _M + "BenchResult",
+        None,
+        "bench",
+        "read",
+        (E.COLLECTION_NOT_FOUND, E.VECTORS_UNAVAILABLE),
+        tool=None,
     ),
     Capability(
         "recall",
@@ -236,6 +316,16 @@ CAPABILITIES: tuple[Capability, ...] = (
         "memory history",
         "memory",
         (E.NOT_FOUND,),
+    ),
+    Capability(
+        "audit",
+        "memory:AuditRequest",
+        "gno.models.memory_results:AuditResult",
+        ("GET", "/api/memory/audit"),
+        "audit",
+        "memory",
+        (E.COLLECTION_NOT_FOUND,),
+        tool="gno_memory_audit",
     ),
     Capability(
         "capture",
@@ -414,6 +504,16 @@ CAPABILITIES: tuple[Capability, ...] = (
         "evidence",
         (E.COLLECTION_NOT_FOUND, E.EGRESS_DENIED),
     ),
+    Capability(
+        "demo",
+        "index_setup:DemoRequest",
+        _M + "DemoResult",
+        None,
+        "demo",
+        "read",
+        tool=None,
+        sdk=False,
+    ),
 )
 
 #: MCP tool profiles: `core` is what an agent needs every turn (the writes only with writes enabled),
@@ -426,12 +526,33 @@ def in_profile(cap: Capability, profile: str) -> bool:
     return profile == "full" or cap.name in CORE
 
 
-#: capabilities a surface does not offer, and why (the contract test reads these)
+#: capabilities a surface does not offer, and why (the contract tests read these)
 NO_CLI = {"update_doc": "edit the file itself (editor, Web UI); the CLI edits only tags (`gno tags add/rm`)"}
+_FOLDERS = (
+    "which folders of the machine gno reads is its user's decision: a remote or agent client that adds, "
+    "changes or removes a collection would widen or narrow every other client's view"
+)
+_LONG_JOB = (
+    "loads the embedding model and runs for minutes with a progress bar on a terminal; a resident owner "
+    "(`gno serve`, `gno daemon`) embeds in the background after every sync"
+)
+_SETUP = {
+    "init": "creates the config and the index a server would already be running on",
+    "collection_add": _FOLDERS,
+    "collection_set": _FOLDERS,
+    "collection_remove": _FOLDERS,
+    "embed": _LONG_JOB,
+    "index": _LONG_JOB,
+    "bench": "reads a fixture file of the caller's machine and times the searches in the caller's process",
+    "demo": "runs in a scratch home of its own, never on a server's index",
+}
+NO_HTTP = dict(_SETUP)
 NO_MCP = {
     "update_doc": "agents edit notes in their own editor; MCP writes are remember, capture, update, tags and "
-    "collection rename"
+    "collection rename",
+    **_SETUP,
 }
+NO_SDK = {"demo": "a tour of the CLI on sample notes; `gno.Client.open()` works on the caller's own index"}
 
 BY_NAME = {c.name: c for c in CAPABILITIES}
 BY_TOOL = {c.tool_name: c for c in CAPABILITIES if c.tool_name}

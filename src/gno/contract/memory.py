@@ -1,4 +1,5 @@
-"""Requests of the memory contract: recall (rung 2), remember (the fact write path) and a fact's history.
+"""Requests of the memory contract: recall (rung 2), remember (the fact write path), a fact's history and
+the audit of the fact files.
 
 The engine validates these in the contract's order (identity, text/query, collection, scopes,
 decision/budget) and answers with `MEMORY_*` codes, so the limits below are documented in the
@@ -17,7 +18,7 @@ from gno.contract.request import REQUEST_ID_DOC, REQUEST_ID_SCHEMA, CallContext,
 
 if TYPE_CHECKING:
     from gno.engine import Engine
-    from gno.models.memory_results import MemoryHistoryResult, RecallResult, RememberResult
+    from gno.models.memory_results import AuditResult, MemoryHistoryResult, RecallResult, RememberResult
 
 SCOPES_DOC = "Scopes (1–8; letters, digits and . _ : / @ -; at most 64 characters). Required."
 SCOPES_SCHEMA: dict[str, JsonValue] = {"minItems": 1, "maxItems": 8}
@@ -80,3 +81,13 @@ class MemoryHistoryRequest(Request):
 
     def run(self, engine: Engine, ctx: CallContext) -> MemoryHistoryResult:
         return engine.memory_history(self.uri)
+
+
+class AuditRequest(Request):
+    """Fact files that break the memory contract (front matter, scopes, hashes, supersession links)."""
+
+    collection: str | None = Field(None, description="Only this collection (default: every memory collection).")
+    max_findings: int = Field(100, ge=1, le=1000, description="Most findings listed.")
+
+    def run(self, engine: Engine, ctx: CallContext) -> AuditResult:
+        return engine.audit(self.collection, self.max_findings)

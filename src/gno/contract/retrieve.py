@@ -1,4 +1,5 @@
-"""Requests of the retrieval rungs: search (1), vsearch and query (3), diagnose (7).
+"""Requests of the retrieval rungs: search (1), vsearch and query (3), diagnose (7), and bench (their
+scores on a fixture of judged queries).
 
 One limit for every surface: 1..`MAX_LIMIT` hits, 10 by default. `depth` replaces the
 `fast`/`thorough` pair (the CLI keeps `--fast`/`--thorough` as shorthands for it).
@@ -10,11 +11,11 @@ from typing import TYPE_CHECKING
 
 from pydantic import Field
 
-from gno.contract.request import CallContext, Depth, Request, TagFilter
+from gno.contract.request import CallContext, Depth, Request, TagFilter, choice
 
 if TYPE_CHECKING:
     from gno.engine import Engine
-    from gno.models import DiagnoseResult, SearchResult
+    from gno.models import BenchResult, DiagnoseResult, SearchResult
 
 MAX_LIMIT = 100
 DEFAULT_LIMIT = 10
@@ -70,3 +71,25 @@ class DiagnoseRequest(TagFilter, DepthOptions):
 
     def run(self, engine: Engine, ctx: CallContext) -> DiagnoseResult:
         return engine.diagnose(**self.fields())
+
+
+BENCH_MODES = ("bm25", "vector", "hybrid", "fast")
+
+
+class BenchRequest(Request):
+    """Score retrieval on a fixture of judged queries: P@k, R@k, MRR, nDCG@k and latency per mode."""
+
+    fixture: str = Field(description='A JSON file: {"version": 1, "queries": [{"query", "expected": [refs]}]}.')
+    modes: list[str] = Field(
+        default_factory=lambda: ["bm25", "hybrid"],
+        min_length=1,
+        description="Modes to compare: bm25, vector, hybrid, fast.",
+        json_schema_extra={"items": choice(*BENCH_MODES)},
+    )
+    top_k: int = Field(10, ge=1, description="k of P@k, R@k and nDCG@k.")
+    candidate_limit: int | None = Field(
+        None, ge=1, le=MAX_CANDIDATES, description="Candidates re-scored by the hybrid modes (default 20)."
+    )
+
+    def run(self, engine: Engine, ctx: CallContext) -> BenchResult:
+        return engine.bench(**self.fields())

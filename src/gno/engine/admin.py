@@ -26,6 +26,7 @@ if TYPE_CHECKING:
         CollectionList,
         CollectionRemoved,
         EmbedResult,
+        IndexResult,
         InitResult,
         StatusResult,
         SyncResult,
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 
 
 class Admin(Lifecycle):
-    """`gno init`, `collection`, `context`, `update`, `embed`, `status`, `doctor`, `request-status`."""
+    """`gno init`, `collection`, `context`, `update`, `embed`, `index`, `status`, `doctor`, `request-status`."""
 
     def init(
         self,
@@ -153,6 +154,30 @@ class Admin(Lifecycle):
             max_chunks=max_chunks,
             first_pass_only=first_pass_only,
         )
+
+    def index(
+        self,
+        collections: Sequence[str] = (),
+        *,
+        embed: bool = True,
+        quick: bool = False,
+        lock_wait: float | None = None,
+    ) -> IndexResult:
+        """Sync, then embed (`quick`: only the static first pass). Without a model or the semantic
+        extra the lexical index is built and usable, and `embed_skipped` says why and what to install."""
+        from gno.errors import ErrorCode, GnoError
+        from gno.models import IndexResult
+
+        sync = self.update(collections, lock_wait=lock_wait)
+        if not embed:
+            return IndexResult(sync=sync, embed=None, embed_skipped="--no-embed")
+        try:
+            emb = self.embed(collections, lock_wait=lock_wait, first_pass_only=quick)
+        except GnoError as exc:
+            if exc.code in (ErrorCode.VECTORS_UNAVAILABLE, ErrorCode.EXTRA_MISSING):
+                return IndexResult(sync=sync, embed=None, embed_skipped=exc.message)
+            raise
+        return IndexResult(sync=sync, embed=emb, embed_skipped=None)
 
     def context_add(self, scope: str, text: str, *, lock_wait: float | None = None) -> ContextAddResult:
         from gno import hint_admin

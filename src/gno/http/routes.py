@@ -30,9 +30,12 @@ CTX = CallContext(surface="rest")
 COMPONENTS = "#/components/schemas/"
 
 
+ROUTED = tuple(c for c in CAPABILITIES if c.http is not None)
+
+
 def register_capabilities(app: FastAPI, engine: Engine) -> None:
-    for cap in CAPABILITIES:
-        method, path = cap.http
+    for cap in ROUTED:
+        method, path = _route(cap)
         app.add_api_route(
             re.sub(r"\{(\w+)\}", r"{\1:path}", path),
             _endpoint(cap, engine),
@@ -50,7 +53,7 @@ def register_capabilities(app: FastAPI, engine: Engine) -> None:
 
 def _endpoint(cap: Capability, engine: Engine) -> Any:
     model = cap.request_model
-    method = cap.http[0]
+    method = _route(cap)[0]
 
     async def endpoint(request: Request) -> Response:
         data = _query(request, model) if method == "GET" else await _json_body(request)
@@ -98,8 +101,13 @@ async def _json_body(request: Request) -> dict[str, Any]:
 # -- OpenAPI ------------------------------------------------------------------------------------
 
 
+def _route(cap: Capability) -> tuple[str, str]:
+    assert cap.http is not None, cap.name  # only ROUTED capabilities reach here
+    return cap.http
+
+
 def _path_fields(cap: Capability) -> list[str]:
-    return re.findall(r"\{(\w+)\}", cap.http[1])
+    return re.findall(r"\{(\w+)\}", _route(cap)[1])
 
 
 def error_responses(*codes: ErrorCode) -> dict[int | str, dict[str, Any]]:
@@ -132,7 +140,7 @@ def _request_doc(cap: Capability) -> dict[str, Any]:
         {"name": f, "in": "path", "required": True, "schema": {"type": "string"}, "description": f}
         for f in _path_fields(cap)
     ]
-    if cap.http[0] == "GET":
+    if _route(cap)[0] == "GET":
         required = set(schema.get("required", []))
         params += [
             {
@@ -161,7 +169,7 @@ def _complete_openapi(app: FastAPI) -> None:
             return app.openapi_schema
         schema = base()
         comps = schema.setdefault("components", {}).setdefault("schemas", {})
-        for cap in CAPABILITIES:
+        for cap in ROUTED:
             comps.update(input_schema(cap.request_model, (), COMPONENTS + "{model}").get("$defs", {}))
         for comp in comps.values():
             omitted_nulls_not_required(comp)

@@ -118,6 +118,9 @@ from gno.models.index_results import (
     CollectionStatus as CollectionStatus,
 )
 from gno.models.index_results import (
+    DemoResult as DemoResult,
+)
+from gno.models.index_results import (
     EmbedResult as EmbedResult,
 )
 from gno.models.index_results import (

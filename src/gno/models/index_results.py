@@ -5,6 +5,8 @@ from __future__ import annotations
 from pydantic import Field
 
 from gno.models.common import GnoModel
+from gno.models.memory_results import RecallResult, RememberResult
+from gno.models.search_results import SearchResult
 
 
 class CollectionInfo(GnoModel):
@@ -144,3 +146,14 @@ class IndexResult(GnoModel):
     sync: SyncResult
     embed: EmbedResult | None = None
     embed_skipped: str | None = None
+
+
+class DemoResult(GnoModel):
+    """`gno demo`: the scratch home, its sync, one search, one fact remembered and recalled."""
+
+    home: str = Field(description="The demo's gno home: its config, index and memory folder.")
+    home_kept: bool = Field(description="False: a scratch folder, removed once the demo answered.")
+    sync: SyncResult
+    search: SearchResult
+    remember: RememberResult
+    recall: RecallResult

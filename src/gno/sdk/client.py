@@ -14,8 +14,9 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, cast
 
-from gno.contract import BY_NAME
+from gno.contract import BY_NAME, NO_SDK
 from gno.contract.request import parse
+from gno.errors import ValidationError
 from gno.models import GnoModel
 
 if TYPE_CHECKING:
@@ -25,16 +26,22 @@ if TYPE_CHECKING:
     from gno.ledger import RequestStatusResult
     from gno.models import (
         AskResult,
+        BenchResult,
         Capsule,
         CaptureResult,
         ChangesResult,
+        CollectionInfo,
         CollectionList,
+        CollectionRemoved,
         ContextVerifyResult,
         DiagnoseResult,
         DiffResult,
         DocumentResult,
         DocUpdateResult,
+        EmbedResult,
         ImpactResult,
+        IndexResult,
+        InitResult,
         LinksResult,
         LsResult,
         MultiGetResult,
@@ -42,7 +49,7 @@ if TYPE_CHECKING:
         StatusResult,
         SyncResult,
     )
-    from gno.models.memory_results import MemoryHistoryResult, RecallResult, RememberResult
+    from gno.models.memory_results import AuditResult, MemoryHistoryResult, RecallResult, RememberResult
     from gno.retrieve.similar import SimilarResult
     from gno.sdk.transports import Transport
     from gno.writes.rename import CollectionRenamed
@@ -111,13 +118,38 @@ class Client:
     def close(self) -> None:
         self.transport.close()
 
-    def call(self, name: str, **fields: Any) -> Any:
+    def call(self, name: str, /, **fields: Any) -> Any:
         """Run capability `name` with these request fields (python names); its result model."""
-        cap = BY_NAME[name]
+        cap = BY_NAME.get(name)
+        if cap is None or not cap.sdk:
+            why = NO_SDK.get(name, "no capability of that name")
+            raise ValidationError(f"the SDK has no capability {name!r} ({why})", details={"capability": name})
         data = {k: _plain(v) for k, v in fields.items()}
         for key in cap.identity:
             data[key] = data.get(key) or getattr(self, key)
         return self.transport.send(cap, parse(cap.request_model, data))
+
+    # -- setting an index up (in-process only: `gno.contract.NO_HTTP` says why) -----------------
+    def init(self, path: str | None = None, **options: Any) -> InitResult:
+        return cast("InitResult", self.call("init", path=path, **options))
+
+    def collection_add(self, path: str, **options: Any) -> CollectionInfo:
+        return cast("CollectionInfo", self.call("collection_add", path=path, **options))
+
+    def collection_set(self, name: str, **options: Any) -> CollectionInfo:
+        return cast("CollectionInfo", self.call("collection_set", name=name, **options))
+
+    def collection_remove(self, name: str) -> CollectionRemoved:
+        return cast("CollectionRemoved", self.call("collection_remove", name=name))
+
+    def embed(self, *collections: str, **options: Any) -> EmbedResult:
+        return cast("EmbedResult", self.call("embed", collections=list(collections), **options))
+
+    def index(self, *collections: str, **options: Any) -> IndexResult:
+        return cast("IndexResult", self.call("index", collections=list(collections), **options))
+
+    def bench(self, fixture: str, **options: Any) -> BenchResult:
+        return cast("BenchResult", self.call("bench", fixture=fixture, **options))
 
     # -- the ladder, one line each ------------------------------------------------------------
     def search(self, query: str, **options: Any) -> SearchResult:
@@ -158,6 +190,9 @@ class Client:
 
     def memory_history(self, uri: str) -> MemoryHistoryResult:
         return cast("MemoryHistoryResult", self.call("memory_history", uri=uri))
+
+    def audit(self, collection: str | None = None, **options: Any) -> AuditResult:
+        return cast("AuditResult", self.call("audit", collection=collection, **options))
 
     def capture(self, content: str, **options: Any) -> CaptureResult:
         return cast("CaptureResult", self.call("capture", content=content, caller=self.caller, **options))

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote
 
 from gno.contract.request import CallContext
-from gno.errors import GnoError, RuntimeFailure, from_body, from_exception
+from gno.errors import GnoError, RuntimeFailure, ValidationError, from_body, from_exception
 
 if TYPE_CHECKING:
     from gno.contract import Capability
@@ -59,6 +59,14 @@ class HTTPTransport:
     def send(self, cap: Capability, req: Request) -> GnoModel:
         import httpx
 
+        if cap.http is None:
+            from gno.contract import NO_HTTP
+
+            raise ValidationError(
+                f"{cap.name} is not offered over REST ({NO_HTTP[cap.name]}): call it in-process, "
+                "gno.Client.open()",
+                details={"capability": cap.name},
+            )
         method, path = cap.http
         wire = req.model_dump(mode="json", by_alias=True, exclude_none=True)
         for field, info in cap.request_model.model_fields.items():
