@@ -4,18 +4,20 @@
 
 Layers, outside in (each module's docstring says why it is shaped the way it is):
 
-    http.py, mcp_tools.py     surfaces: `POST /v1/memory/<op>` and MCP tools at `/mcp`, bearer keys
-    server.py                 composition root: `--database URL` → backend, embedder, app, uvicorn
+    http.py, mcp_tools.py     surfaces: `POST /v1/memory/<op>` and MCP tools at `/mcp`, bearer keys,
+                              both generated from operations.py
+    operations.py             the service's capability table: each operation's request and result model
+    compose.py                composition root: `--database URL` → backend, embedder, app, uvicorn
     api.py                    `MemoryService`: remember · search · forget · validate_memory
-    validation.py             the seed's checks, texts and order
+    validation.py             the contract's checks, texts and order
     tenancy.py                keys (sha256), workspaces, account states
     idempotency.py            `X-Idempotency-Key` claims inside the write transaction
     ratelimit.py              per-minute call limits
     archivist.py              background relations (`graph_relations`), re-computable
     retrieval.py              lexical + vector search fused with RRF
-    records.py                record SQL: versions, conflicts, forget journal, staleness
+    record_sql.py             record SQL: versions, conflicts, forget journal, staleness
     backend.py                the storage contract; backend_sqlite.py (default), backend_postgres.py
-    errors.py, models.py, settings.py
+    error_texts.py, models.py, service_settings.py
 
 The local gno memory contract (`gno remember`/`recall`) is separate and unchanged.
 """

@@ -2,12 +2,13 @@
 
 Every request to `/v1/…` or `/mcp` must carry `Authorization: Bearer <access key>`; an ASGI
 middleware checks it before anything else (401 otherwise) and hands the `Principal` to the route or
-tool through the request state. A route body is the tool's parameters, the response is the tool's
-result. Errors are gno's one envelope, `{"error": {"code", "message", "details"}}`, whose message is
-the service's documented text, with the status from gno's one table (`errors.py`: 400 validation,
-401 key, 403 workspace of another project / quota / suspended, 404, 409 idempotency, 410 deleted
-workspace, 422 guard, 423 read-only account, 429 rate limits). `X-Idempotency-Key` is honoured by
-`remember`.
+tool through the request state. The routes are the service's table (`gno.service.operations`): a
+route body is the operation's request model, which is also its MCP tool's arguments, and the
+response is its result model. Errors are gno's one envelope, `{"error": {"code", "message",
+"details"}}`, whose message is the service's documented text, with the status from gno's one table
+(`errors.py`: 400 validation, 401 key, 403 workspace of another project / quota / suspended, 404,
+409 idempotency, 410 deleted workspace, 422 guard, 423 read-only account, 429 rate limits).
+`X-Idempotency-Key` is honoured by `remember`.
 
 The transport checks are gno serve's (`gno.serving`), rendered in this body: a Host outside the
 allowed names is 421 HOST_NOT_ALLOWED (DNS rebinding; loopback names, the bind address and
@@ -17,6 +18,7 @@ allowed names is 421 HOST_NOT_ALLOWED (DNS rebinding; loopback names, the bind a
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -33,7 +35,7 @@ from gno import __version__
 from gno.errors import ErrorCode, GnoError, invalid_request, make_error
 from gno.service.api import MemoryService
 from gno.service.mcp_tools import bearer, build_service_mcp
-from gno.service.models import ForgetParams, RememberParams, SearchParams, ValidateParams
+from gno.service.operations import OPERATIONS, Operation
 from gno.service.tenancy import Principal
 from gno.serving.api_docs import register_docs
 from gno.serving.content_type import JsonBodyRequired
@@ -133,33 +135,12 @@ def create_service_app(
         log.exception("unexpected error")
         return error_body(make_error(ErrorCode.RUNTIME, f"internal error: {type(exc).__name__}"))
 
-    def who(request: Request) -> Principal:
-        principal: Principal = request.state.principal
-        return principal
-
-    def ok(model: Any) -> JSONResponse:
-        return JSONResponse(model.dump())
-
     @app.get("/v1/health", include_in_schema=False)
     def health() -> JSONResponse:  # behind the key: proves the key works
         return JSONResponse({"ok": True, "version": __version__})
 
-    @app.post("/v1/memory/remember", tags=["memory"])
-    def remember(body: RememberParams, request: Request) -> JSONResponse:
-        idem = request.headers.get("x-idempotency-key")
-        return ok(service.remember(who(request), body, channel="http", idempotency_key=idem))
-
-    @app.post("/v1/memory/search", tags=["memory"])
-    def search(body: SearchParams, request: Request) -> JSONResponse:
-        return ok(service.search(who(request), body, channel="http"))
-
-    @app.post("/v1/memory/forget", tags=["memory"])
-    def forget(body: ForgetParams, request: Request) -> JSONResponse:
-        return ok(service.forget(who(request), body, channel="http"))
-
-    @app.post("/v1/memory/validate_memory", tags=["memory"])
-    def validate_memory(body: ValidateParams, request: Request) -> JSONResponse:
-        return ok(service.validate_memory(who(request), body, channel="http"))
+    for op in OPERATIONS:
+        app.post(f"/v1/memory/{op.name}", tags=["memory"])(_route(op, service))
 
     register_docs(app)
     if mcp_app is not None:
@@ -170,3 +151,21 @@ def create_service_app(
     app.add_middleware(BearerAuth, service=service)
     app.add_middleware(HostGuard, rule=HostRule.build(host, allowed_hosts), render=error_body)
     return app
+
+
+def _route(op: Operation, service: MemoryService) -> Callable[..., JSONResponse]:
+    """`POST /v1/memory/<op>`: the body is the request model (FastAPI validates it; a bad one is
+    INVALID_ARGUMENT), the caller the key's `Principal`, the response the result model's dump."""
+
+    def endpoint(body: Any, request: Request) -> JSONResponse:
+        principal: Principal = request.state.principal
+        key = request.headers.get("x-idempotency-key") if op.idempotency_key else None
+        return JSONResponse(op.call(service, principal, body, channel="http", idempotency_key=key).dump())
+
+    params = [
+        inspect.Parameter("body", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=op.params),
+        inspect.Parameter("request", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Request),
+    ]
+    endpoint.__signature__ = inspect.Signature(params, return_annotation=JSONResponse)  # type: ignore[attr-defined]
+    endpoint.__name__ = endpoint.__qualname__ = op.name
+    return endpoint

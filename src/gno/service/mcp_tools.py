@@ -1,10 +1,11 @@
-"""The service's MCP face: tools `remember`, `search`, `forget`, `validate_memory`.
+"""The service's MCP face: a tool per operation of the service's table (`gno.service.operations`).
 
-Thin by design: a tool builds the same parameter model the HTTP route receives, resolves the caller
+Thin by design: a tool's arguments are the fields of the request model the HTTP route receives
+(generated from it, so the two cannot drift); it builds that model, resolves the caller
 from the bearer key of the Streamable HTTP request, makes one `MemoryService` call in a worker
 thread and returns the same result model (structured content plus its JSON text). A refusal is
-an `isError` result whose text reads `Error executing tool remember: <text>` (the seed's
-wording) and whose structured content is gno's `{"error": {code, message, details}}` envelope,
+an `isError` result whose text reads `Error executing tool remember: <text>` (the service's
+documented wording) and whose structured content is gno's `{"error": {code, message, details}}` envelope,
 so a client reads the code instead of parsing the text.
 
 `fixed_key` serves in-process clients (the SDK's in-memory `Client`, tests), which have no HTTP
@@ -13,9 +14,10 @@ request to carry a bearer header; the HTTP server never sets it.
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
@@ -28,23 +30,14 @@ from gno.errors import ErrorCode, GnoError, invalid_request
 from gno.service import error_texts as E
 from gno.service.api import MemoryService
 from gno.service.error_texts import refuse
-from gno.service.models import (
-    ForgetParams,
-    ForgetResult,
-    RememberParams,
-    RememberResult,
-    SearchParams,
-    SearchResult,
-    ValidateParams,
-    ValidateResult,
-)
+from gno.service.operations import OPERATIONS, Operation
 from gno.service.tenancy import Principal
 
-T = TypeVar("T")
 log = logging.getLogger("gno.service.mcp")
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
 FORGET = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False)
+ANNOTATIONS = {"read": READ, "write": WRITE, "forget": FORGET}
 INSTRUCTIONS = (
     "Team memory shared by the agents of one project. `remember` saves a record (never overwrites: the same "
     "fact_key adds a version), `search` finds records with their provenance and status (unverified | stale | "
@@ -82,7 +75,7 @@ def _tool_error(exc: ToolError) -> GnoError:
 
 
 class ServiceMCPServer(MCPServer[Any]):
-    """Tool failures keep the seed's text and carry the code as structured content."""
+    """Tool failures keep the service's documented text and carry the code as structured content."""
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
@@ -112,70 +105,31 @@ def build_service_mcp(service: MemoryService, *, fixed_key: str | None = None) -
             return service.authenticate(fixed_key)
         raise refuse(ErrorCode.UNAUTHORIZED, E.UNAUTHORIZED)
 
-    async def call(ctx: Context[Any, Any], build: Callable[[], Any], op: Callable[[Principal, Any], T]) -> T:
-        def work() -> T:
-            params = build()
-            return op(principal(ctx), params)
+    for op in OPERATIONS:
+        srv.tool(name=op.name, description=op.description, annotations=ANNOTATIONS[op.kind])(
+            _tool(op, service, principal)
+        )
+    return srv
+
+
+def _tool(op: Operation, service: MemoryService, principal: Callable[[Context[Any, Any]], Principal]) -> Any:
+    """The MCP tool of `op`: its arguments are the request model's fields (names, types, defaults),
+    validated into the model in a worker thread before the caller's key is checked, then the one
+    service call."""
+
+    async def tool(ctx: Context[Any, Any], **arguments: Any) -> Any:
+        def work() -> Any:
+            params = op.params(**arguments)
+            return op.call(service, principal(ctx), params, channel="mcp")
 
         try:
             return await anyio.to_thread.run_sync(work)
         except PydanticValidationError as err:
             raise _invalid(err) from None
 
-    @srv.tool(annotations=WRITE, description="Save a record to the project's team memory (never overwrites).")
-    async def remember(
-        content: str,
-        ctx: Context[Any, Any],
-        workspace: str = "default",
-        scope: str = "shared",
-        source: str = "owner",
-        source_id: str | None = None,
-        source_hash: str | None = None,
-        source_revision: str | None = None,
-        fact_key: str | None = None,
-        confidence: float = 0.5,
-        derived_from: list[str] | None = None,
-    ) -> RememberResult:
-        def build() -> RememberParams:
-            return RememberParams(
-                content=content, workspace=workspace, scope=scope, source=source, source_id=source_id,
-                source_hash=source_hash, source_revision=source_revision, fact_key=fact_key,
-                confidence=confidence, derived_from=derived_from,
-            )  # fmt: skip
-
-        return await call(ctx, build, lambda p, params: service.remember(p, params, channel="mcp"))
-
-    @srv.tool(annotations=READ, description="Hybrid search of the team memory, with provenance and status.")
-    async def search(
-        query: str, ctx: Context[Any, Any], workspace: str = "default", scope: str | None = None, limit: int = 10
-    ) -> SearchResult:
-        return await call(
-            ctx,
-            lambda: SearchParams(query=query, workspace=workspace, scope=scope, limit=limit),
-            lambda p, params: service.search(p, params, channel="mcp"),
-        )
-
-    @srv.tool(annotations=FORGET, description="Forget one record (memory_id) or every record of a source_id.")
-    async def forget(
-        ctx: Context[Any, Any],
-        memory_id: str | None = None,
-        source_id: str | None = None,
-        workspace: str | None = None,
-    ) -> ForgetResult:
-        return await call(
-            ctx,
-            lambda: ForgetParams(memory_id=memory_id, source_id=source_id, workspace=workspace),
-            lambda p, params: service.forget(p, params, channel="mcp"),
-        )
-
-    @srv.tool(annotations=WRITE, description="Mark records of a source whose hash changed as stale; list them.")
-    async def validate_memory(
-        source_id: str, current_source_hash: str, ctx: Context[Any, Any], workspace: str | None = None
-    ) -> ValidateResult:
-        return await call(
-            ctx,
-            lambda: ValidateParams(source_id=source_id, current_source_hash=current_source_hash, workspace=workspace),
-            lambda p, params: service.validate_memory(p, params, channel="mcp"),
-        )
-
-    return srv
+    context = inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context[Any, Any])
+    signature = inspect.Signature([*op.parameters(), context], return_annotation=op.result)
+    tool.__signature__ = signature  # type: ignore[attr-defined]
+    tool.__annotations__ = {p.name: p.annotation for p in signature.parameters.values()} | {"return": op.result}
+    tool.__name__ = tool.__qualname__ = op.name
+    return tool
