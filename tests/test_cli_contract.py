@@ -87,12 +87,16 @@ def test_no_stale_exemption() -> None:
     assert set(EXEMPT) <= fields, set(EXEMPT) - fields
 
 
-def test_the_engine_limit_is_the_contract_limit() -> None:
-    # the engine keeps its own copy so that `gno search` never imports pydantic
-    from gno.contract.retrieve import MAX_LIMIT
-    from gno.retrieve.search import MAX_LIMIT as ENGINE_MAX_LIMIT
+def test_the_cold_search_takes_the_request_models_defaults_and_limit() -> None:
+    # the cold `gno search` reads these without pydantic; the request models declare them
+    from gno.cli.hit_flags import DEFAULTS
+    from gno.contract.retrieve import SearchRequest
+    from gno.retrieve.search import MAX_LIMIT, SearchOptions
 
-    assert ENGINE_MAX_LIMIT == MAX_LIMIT
+    fields = SearchRequest.model_fields
+    assert DEFAULTS == {name: fields[name].default for name in DEFAULTS}
+    assert (SearchOptions().limit, SearchOptions().min_score) == (fields["limit"].default, fields["min_score"].default)
+    assert [m.le for m in fields["limit"].metadata if hasattr(m, "le")] == [MAX_LIMIT]
 
 
 def test_the_hit_commands_spell_their_filters_and_output_flags_alike() -> None:

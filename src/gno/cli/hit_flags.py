@@ -8,6 +8,8 @@ spell their filters and output flags the same way.
 
 from __future__ import annotations
 
+from gno.retrieve.search import DEFAULT_LIMIT, DEFAULT_MIN_SCORE
+
 #: (option names, destination, kind, help); kind: "int" / "float" / "str" take a value, "multi" a
 #: repeatable value (each may also be comma-separated), "flag" none
 FILTER_OPTIONS = (
@@ -22,8 +24,9 @@ OUTPUT_FLAGS = (
     (("--line-numbers",), "line_numbers", "flag", "Prefix lines with their line numbers."),
     (("--files",), "files", "flag", "Print only `#docid,score,uri` lines."),
 )
-#: the values an option takes when not given (the request models' defaults)
-DEFAULTS = {"limit": 10, "min_score": 0.0}
+#: the values an option takes when not given: the request models' defaults (`gno.contract.retrieve`
+#: declares these constants; a test holds every option's default to its request field's)
+DEFAULTS = {"limit": DEFAULT_LIMIT, "min_score": DEFAULT_MIN_SCORE}
 
 
 def tag_list(values: object) -> list[str]:

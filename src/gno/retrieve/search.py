@@ -35,11 +35,18 @@ if TYPE_CHECKING:
     from gno.models import SearchHit
 
 
+#: hits per page on every surface: the request models (`gno.contract.retrieve`) declare these, and a
+#: cold `gno search` reads them here without importing pydantic
+DEFAULT_LIMIT = 10
+MAX_LIMIT = 100
+DEFAULT_MIN_SCORE = 0.0
+
+
 # NamedTuples, not dataclasses: `gno search` imports this module, and `dataclasses` (through
 # `inspect`) costs more at start-up than the search itself.
 class SearchOptions(NamedTuple):
-    limit: int = 10
-    min_score: float = 0.0
+    limit: int = DEFAULT_LIMIT
+    min_score: float = DEFAULT_MIN_SCORE
     full: bool = False
     any_term: bool = False
 
@@ -167,11 +174,6 @@ def collect_hits(
             )
         )
     return out
-
-
-#: hits per page on every surface (= gno.contract.retrieve.MAX_LIMIT, not imported: pydantic stays
-#: out of a cold `gno search`)
-MAX_LIMIT = 100
 
 
 def check_query(query: str, limit: int, min_score: float) -> None:
