@@ -24,6 +24,7 @@ from gno import change_reads, doc_reads, egress, models, status_reads
 from gno.cli.cold import Spec
 from gno.cli.cold_memory import SPECS as MEMORY_SPECS
 from gno.cli.cold_read import SPECS
+from gno.cli.cold_search import search_spec
 from gno.cli.cold_status import SPEC as STATUS_SPEC
 from gno.cli.main import cli
 from gno.contract import capability
@@ -177,7 +178,7 @@ def _click_options(command: str) -> dict[str, click.Option]:
     return {name: p for p in cmd.params if isinstance(p, click.Option) for name in p.opts}
 
 
-COLD_SPECS: dict[str, Spec] = {**SPECS, **MEMORY_SPECS, "status": STATUS_SPEC}
+COLD_SPECS: dict[str, Spec] = {**SPECS, **MEMORY_SPECS, "status": STATUS_SPEC, "search": search_spec()}
 
 
 @pytest.mark.parametrize("command", sorted(COLD_SPECS))
@@ -210,6 +211,7 @@ CAPABILITIES = {
     **{c: c.replace("-", "_") for c in ("get", "multi-get", "ls", "links", "backlinks", "changes", "recall")},
     "remember": "remember",
     "status": "status",
+    "search": "search",
 }
 
 

@@ -1,17 +1,19 @@
 """`gno search` from a cold process, without click, pydantic or the engine.
 
-It composes the read-only part of `Engine.search_page` from the same core calls (`check_query`,
-the validated config's snapshot, `Store`, `search_page`) without importing the engine, whose
-module graph (the error table, the write paths) would cost more than the query, and renders
-through the same renderer and JSON encoding as the click command. Anything it does not know
-exactly raises `Unhandled` (`gno.cli.entry`), and click answers.
+It parses its `Spec` as every cold handler does (`gno.cli.cold`), composes the read-only part of
+`Engine.search_page` from the same core calls (`check_query`, the validated config's snapshot,
+`Store`, `search_page`) without importing the engine, whose module graph (the error table, the
+write paths) would cost more than the query, and renders through the same renderer and JSON
+encoding as the click command. Anything it does not know exactly raises `Unhandled`
+(`gno.cli.entry`), and click answers.
 """
 
 from __future__ import annotations
 
 import sys
 
-from gno.cli.entry import Unhandled, options
+from gno.cli.cold import JSON, Spec, parse
+from gno.cli.entry import Unhandled
 
 TYPE_CHECKING = False  # not typing's: a cold search does not import typing
 if TYPE_CHECKING:
@@ -19,30 +21,27 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def _search_options() -> tuple[dict[str, str], dict[str, str], set[str]]:
-    """`gno search`'s options by name (values, flags, repeatable), from the table click builds them from."""
-    from gno.cli.hit_flags import FILTER_OPTIONS, OUTPUT_FLAGS
+def search_spec() -> Spec:
+    """`gno search`'s options as a cold handler's `Spec`, from the table click builds them from
+    (`gno.cli.hit_flags`), with the request model's bounds on `--limit`."""
+    from gno.cli.hit_flags import DEFAULTS, FILTER_OPTIONS, OUTPUT_FLAGS
+    from gno.retrieve.search import MAX_LIMIT
 
     values: dict[str, str] = {}
-    flags = {"--json": "as_json"}
+    flags = dict(JSON)
     for names, dest, kind, _ in (*FILTER_OPTIONS, *OUTPUT_FLAGS):
         (flags if kind == "flag" else values).update(dict.fromkeys(names, dest))
-    return values, flags, {dest for _, dest, kind, _ in FILTER_OPTIONS if kind == "multi"}
-
-
+    multi = frozenset(dest for _, dest, kind, _ in FILTER_OPTIONS if kind == "multi")
+    return Spec(values, flags, {"limit": (1, MAX_LIMIT)}, dict(DEFAULTS), (1, None), multi)
 
 
 def cold_search(_command: str, glob: dict[str, Any], rest: Sequence[str]) -> str:
     """The complete output of `gno GLOBAL search REST` when plain, or `Unhandled`."""
-    from gno.cli.hit_flags import DEFAULTS, tag_list
+    from gno.cli.hit_flags import tag_list
 
-    values, flags, multi = _search_options()
-    opts, words, _ = options(rest, values, flags, stop_at_word=False, multi=multi)
-    if not words:
-        raise Unhandled("no query")
+    opts, words = parse(search_spec(), rest)
     try:
-        limit = int(opts.get("limit", DEFAULTS["limit"]))
-        min_score = float(opts.get("min_score", DEFAULTS["min_score"]))
+        limit, min_score = opts["limit"], float(opts["min_score"])
     except ValueError:
         raise Unhandled("bad number") from None
 

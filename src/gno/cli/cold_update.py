@@ -5,9 +5,9 @@ A no-change re-index of a large vault is a walk and one stat per file: about hal
 console script answers a plain `gno [--index N] [--config F] update [-c NAME]... [--force]
 [--json]` here, when the config is unchanged since it last validated (its recorded collections,
 `gno.config_snapshot`), the write lease is free at once, and no terminal waits for a progress
-bar. It makes the same core calls as `Engine.update` (the lease, `run_sync` with the memory
-projector and every configured name, so collections the config dropped leave search) and prints
-what the click command prints. Anything else -- help, another option, a stale record, a busy
+bar. It makes the core call `Engine.update` makes (`gno.ingest.update.sync_files` under the write
+lease, with the same projectors and every configured name, so collections the config dropped leave
+search) and prints what the click command prints. Anything else -- help, another option, a stale record, a busy
 lease, an unknown collection, any error -- goes to click, which runs the command as always; a
 sync that failed half-way is simply continued there (sync is idempotent and commits in batches).
 """
@@ -79,24 +79,19 @@ def cold_update(_command: str, glob: dict[str, Any], rest: Sequence[str]) -> str
         raise Unhandled("a collection to look up case-insensitively, or to report as unknown")
     targets = [by_name[n] for n in dict.fromkeys(wanted)] if wanted else colls
 
-    from gno.ingest.sync import run_sync
+    from gno.ingest.update import sync_files
     from gno.lease import write_lease
-    from gno.memory.projector import MemoryProjector
+    from gno.memory.projector import projectors
     from gno.store.db import Store
 
     with write_lease(settings.lease_path, 0.0):  # busy: click waits for it, with its message
         store = Store(settings.db_location)
         try:
-            results, detached, secs = run_sync(
-                store,
-                targets,
-                projectors=[MemoryProjector()],
-                force=bool(opts.get("force")),
-                all_collections=set(by_name),
-            )
+            force = bool(opts.get("force"))
+            configured, where = set(by_name), settings.config_location
+            results, detached, ms = sync_files(store, targets, configured, projectors(), config_path=where, force=force)
         finally:
             store.close()
-    ms = round(secs * 1000, 1)
     if opts.get("as_json"):
         import json
 

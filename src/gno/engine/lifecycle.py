@@ -122,9 +122,9 @@ class Lifecycle:
         return want
 
     def projectors(self) -> list[DocumentProjector]:
-        from gno.memory.projector import MemoryProjector
+        from gno.memory.projector import projectors
 
-        return [MemoryProjector()]
+        return list(projectors())
 
     @property
     def semantic(self) -> Semantic:

@@ -36,3 +36,9 @@ class MemoryProjector:
 
     def retract(self, conn: Any, doc_id: int) -> None:
         mstore.drop_record(conn, doc_id)
+
+
+def projectors() -> list[MemoryProjector]:
+    """What every sync projects besides the documents: the fact files of memory collections as records
+    (the engine's syncs and a cold `gno update` alike)."""
+    return [MemoryProjector()]
