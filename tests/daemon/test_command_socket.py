@@ -8,6 +8,7 @@ owner answered never imports click.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -208,20 +209,26 @@ def test_a_stale_socket_is_ignored(tmp_path: Path, gno_home: Path) -> None:
 # -- gno mcp (stdio) through the owner -------------------------------------------------------------
 
 
-def _gno_processes(data_dir: str) -> list[int]:
-    """Pids of `python -m gno mcp` processes started for `data_dir` (from /proc)."""
-    pids = []
+def _gno_tree(data_dir: str, command: bytes) -> dict[int, int]:
+    """pid → parent pid of the `python -m gno COMMAND` processes started for `data_dir` (from /proc)."""
+    tree = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             cmd = (entry / "cmdline").read_bytes().split(b"\0")
             environ = (entry / "environ").read_bytes().split(b"\0")
-        except OSError:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
             continue
-        if cmd[1:4] == [b"-m", b"gno", b"mcp"] and f"GNO_DATA_DIR={data_dir}".encode() in environ:
-            pids.append(int(entry.name))
-    return pids
+        if cmd[1:4] == [b"-m", b"gno", command] and f"GNO_DATA_DIR={data_dir}".encode() in environ:
+            tree[int(entry.name)] = ppid
+    return tree
+
+
+def _gno_processes(data_dir: str) -> list[int]:
+    """Pids of `python -m gno mcp` processes started for `data_dir`."""
+    return list(_gno_tree(data_dir, b"mcp"))
 
 
 async def _mcp_exchange(env: dict[str, str]) -> tuple[list[str], list[dict[str, object]], list[str]]:
@@ -352,3 +359,34 @@ def test_answers_follow_the_index_after_a_write_with_the_matrix_kept_by_the_temp
     assert "canary.md" in same("query", "canary releases region", "--json")
     time.sleep(0.6)
     assert "canary.md" in same("vsearch", "canary releases region", "--json")
+
+
+def _read_bytes_of_spares(data_dir: str) -> dict[int, int]:
+    """Bytes each waiting spare has read so far (`/proc/<pid>/io` rchar): a warmed one read its scratch index."""
+    tree = _gno_tree(data_dir, b"daemon")  # the owner, its template, the template's spares
+    out = {}
+    for pid, ppid in tree.items():
+        if tree.get(ppid) in tree:  # forked by the template, itself forked by the owner
+            with contextlib.suppress(OSError, StopIteration):
+                io = (Path("/proc") / str(pid) / "io").read_text().splitlines()
+                out[pid] = int(next(ln for ln in io if ln.startswith("rchar:")).split()[1])
+    return out
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_spares_forked_cold_during_a_burst_are_replaced_by_warm_ones_once_quiet(home: dict[str, str]) -> None:
+    """A burst of callers takes every warm spare, so the template forks cold ones (no warm-up while
+    commands run); once it is quiet, the cold ones left waiting are retired and warmed spares wait
+    instead, so the next caller is never answered at a cold spare's cost."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    data_dir = home["GNO_DATA_DIR"]
+    with ThreadPoolExecutor(6) as pool:
+        codes = list(pool.map(lambda _: gno("search", "deploy", "--json", env=home)[0].returncode, range(6)))
+    assert codes == [0] * 6
+    deadline = time.monotonic() + 90
+    spares = _read_bytes_of_spares(data_dir)
+    while not (len(spares) == 3 and min(spares.values()) > 64 * 1024):
+        assert time.monotonic() < deadline, f"spares still waiting cold (bytes read): {spares}"
+        time.sleep(0.5)
+        spares = _read_bytes_of_spares(data_dir)

@@ -117,14 +117,15 @@ def _close_inherited_fds() -> None:
 
 
 def _template(settings: Settings, parent: int) -> None:
-    """Keep `SPARES` forked workers waiting in `accept`, each warmed on the scratch index.
+    """Keep `SPARES` forked workers waiting for a caller, each warmed on the scratch index.
 
     A fork of this process (hundreds of MB mapped) costs tens of milliseconds on a busy machine;
     forked ahead, a command waits only for its own work. A spare is as fresh as a new fork: the
     template's state never changes after the warm-up. While commands come and go, a new spare is
     forked only when none is left (a burst of clients), and it does not warm up; the rest are forked
     and warmed once no command ran for `QUIET_S`, so a fork and a warm-up do not take a running
-    command's CPU on a small machine."""
+    command's CPU on a small machine. Then the cold spares are retired too: left waiting, a cold
+    spare would answer the next caller at twice a warm one's cost."""
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the owner decides when to stop
@@ -137,7 +138,7 @@ def _template(settings: Settings, parent: int) -> None:
         return
     log.info("answering commands on %s", socket_path(settings.data_root))
     taken_r, taken_w = os.pipe()
-    idle: set[int] = set()
+    idle: dict[int, tuple[bool, int]] = {}  # waiting spare → (warmed, the write end of its retire pipe)
     busy: dict[int, float] = {}  # taken worker → when; a command running longer no longer holds spares back
     last = 0.0  # when a command was last taken or finished
     try:
@@ -145,14 +146,20 @@ def _template(settings: Settings, parent: int) -> None:
             now = time.monotonic()
             busy = {pid: t for pid, t in busy.items() if now - t < BUSY_S and alive(pid)}
             quiet = not busy and now - last >= QUIET_S
+            if quiet:
+                for pid in [pid for pid, (warm, _) in idle.items() if not warm]:
+                    _retire(idle.pop(pid)[1])
             if quiet and len(idle) < SPARES:
                 share_vectors(settings)  # the spares forked now start from the index as it is
             while len(idle) < (SPARES if quiet else 1):
+                retire_r, retire_w = os.pipe()
                 pid = os.fork()
                 if pid == 0:
-                    os.close(taken_r)
-                    _spare(listener, taken_w, scratch if quiet else None)  # never returns
-                idle.add(pid)
+                    for fd in (taken_r, retire_w, *(w for _, w in idle.values())):
+                        os.close(fd)
+                    _spare(listener, taken_w, retire_r, scratch if quiet else None)  # never returns
+                os.close(retire_r)
+                idle[pid] = (quiet, retire_w)
             ready, _, _ = select.select([taken_r], [], [], 1.0 if quiet else QUIET_S)
             if ready:
                 last = time.monotonic()
@@ -160,12 +167,14 @@ def _template(settings: Settings, parent: int) -> None:
                 for i in range(0, len(data) - 3, 4):
                     word = int.from_bytes(data[i : i + 4], "big")
                     pid = word & ~DONE
-                    idle.discard(pid)
+                    if pid in idle:
+                        os.close(idle.pop(pid)[1])
                     if word & DONE:
                         busy.pop(pid, None)
                     else:
                         busy[pid] = last
-            idle = {pid for pid in idle if alive(pid)}  # a spare killed from outside is replaced
+            for pid in [pid for pid in idle if not alive(pid)]:  # a spare killed from outside is replaced
+                os.close(idle.pop(pid)[1])
     except InterruptedError:
         pass
     finally:
@@ -178,7 +187,14 @@ def _template(settings: Settings, parent: int) -> None:
         remove_scratch(settings.data_root)
 
 
-def _spare(listener: socket.socket, taken: int, scratch: dict[str, str] | None) -> None:
+def _retire(retire_w: int) -> None:
+    """Tell a waiting spare to exit (a spare that took a caller meanwhile runs its command anyway)."""
+    with contextlib.suppress(OSError):  # it is gone already
+        os.write(retire_w, b"R")
+    os.close(retire_w)
+
+
+def _spare(listener: socket.socket, taken: int, retire: int, scratch: dict[str, str] | None) -> None:
     """A forked worker: warm up, wait for one command (dying with the template meanwhile), run it."""
     code = 1
     try:
@@ -187,15 +203,14 @@ def _spare(listener: socket.socket, taken: int, scratch: dict[str, str] | None) 
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         _set_parent_death_signal(signal.SIGTERM)
         warm_worker(scratch, lambda: bool(select.select([listener], [], [], 0)[0]))
-        while True:
-            try:
-                conn, _ = listener.accept()
-                break
-            except InterruptedError:
-                continue
+        conn = _accept(listener, retire)
+        if conn is None:
+            code = 0
+            return
         _set_parent_death_signal(0)  # taken: the command finishes even if the owner stops meanwhile
         os.write(taken, os.getpid().to_bytes(4, "big"))
         listener.close()
+        os.close(retire)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         request = _receive(conn)
         code = 0 if request is None else _run(conn, *request)
@@ -205,6 +220,21 @@ def _spare(listener: socket.socket, taken: int, scratch: dict[str, str] | None) 
         log.exception("command worker failed")
     finally:
         os._exit(code)
+
+
+def _accept(listener: socket.socket, retire: int) -> socket.socket | None:
+    """The next caller's connection, or None when the template retires this spare.
+
+    The listener is non-blocking: every waiting spare wakes for a caller and one of them takes it."""
+    while True:
+        ready, _, _ = select.select([listener.fileno(), retire], [], [])
+        if retire in ready:
+            return None
+        try:
+            conn, _ = listener.accept()
+        except (BlockingIOError, InterruptedError):  # another spare took it
+            continue
+        return conn
 
 
 def _listen(data_root: str) -> socket.socket | None:
@@ -229,6 +259,7 @@ def _listen(data_root: str) -> socket.socket | None:
             os.close(dir_fd)
     os.chmod(path, 0o600)
     sock.listen(64)
+    sock.setblocking(False)  # spares wait in select and race for each caller (`_accept`)
     return sock
 
 
