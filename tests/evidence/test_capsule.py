@@ -838,3 +838,29 @@ def test_the_per_item_meter_counts_exactly_what_the_whole_text_counts() -> None:
                 "goal": "routers",
             }
             assert Meter(counter).measure(payload) == Meter(counter, whole=True).measure(payload), (counter, n)
+
+
+def test_the_token_counter_counts_what_one_encoding_of_the_whole_text_counts() -> None:
+    """The counter adds up memoised pieces between double quotes; that is the count of the whole
+    text encoded at once, for canonical JSON and for any text (marks, CJK, control characters, the
+    tokenizer's special tokens, words over its 100-character limit)."""
+    import random
+
+    counter = token_counter()
+    tok = getattr(counter, "_tok", None)
+    if tok is None:
+        pytest.skip("no tokenizer installed: bytes are counted")
+
+    def whole(text: str) -> int:
+        return len(tok.encode(text, add_special_tokens=False).ids)
+
+    rng = random.Random(3)
+    pool = [*'abc XYZ"\'\\,:;{}[]()0123456789\n\t\r', *"éüñ漢字カナ한국\u0301\u200b\x00\x07—“”’…ΣςİßＡ"]
+    pool += ["[MASK]", "[UNK]", '"[SEP]"', "a" * 120, '"' + "b" * 150 + '"']
+    for _ in range(4000):
+        text = "".join(rng.choice(pool) for _ in range(rng.randint(0, 60)))
+        assert counter.count(text) == whole(text), text
+    items = [{"text": f'Item {i}: "quoted" café—naïve ' * 9, "hash": sha256_hex(str(i))} for i in range(9)]
+    payload = {"evidence": items}
+    text = canonical_json(payload)
+    assert counter.count(text) == whole(text) == counter.count(text)
