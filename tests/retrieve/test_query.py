@@ -62,6 +62,16 @@ def test_a_hit_found_only_by_vectors_cites_its_chunk_lines(tech: Engine) -> None
     assert (top.line, top.snippet_range.start_line, top.snippet_range.end_line) == (1, 1, 3)
 
 
+def test_without_snippets_the_hits_are_the_same_documents_scores_and_sources(linked: Engine) -> None:
+    """A Capsule reads passages itself and asks for no snippets: the ranking is the same."""
+    for q in [*TECH_QUERIES, "linked router notes"]:
+        full, bare = linked.query(q), linked.query(q, snippets=False)
+        ranked = [(h.uri, h.score, h.sources) for h in full.results]
+        assert [(h.uri, h.score, h.sources) for h in bare.results] == ranked
+        assert all(h.snippet == "" for h in bare.results)
+        assert any(h.snippet for h in full.results), q
+
+
 def test_bm25_and_vector_both_report_as_sources(tech: Engine) -> None:
     res = tech.query("grafana panels")
     assert res.results[0].rel_path == "grafana.md"

@@ -113,13 +113,17 @@ class Reading(Lifecycle):
         full: bool = False,
         explain: bool = False,
         lexical_only: bool = False,
+        snippets: bool = True,
     ) -> SearchResult:
-        """Hybrid query (rung 3): BM25 + vectors → RRF → graph → re-scoring."""
+        """Hybrid query (rung 3): BM25 + vectors → RRF → graph → re-scoring; without `snippets`, hits
+        carry none (a Capsule reads the documents' passages itself)."""
         from gno.retrieve.query import query as run_query
         from gno.retrieve.query import query_options
 
         check_query(query, limit, min_score)
-        opts = query_options(limit, min_score, depth, graph, candidate_limit, full, lexical_only=lexical_only)
+        opts = query_options(
+            limit, min_score, depth, graph, candidate_limit, full, lexical_only=lexical_only, snippets=snippets
+        )
         f = self.doc_filter(collection, tags_any, tags_all)
         return run_query(self.retriever(), query, f, opts, self.hints(), explain=explain)
 

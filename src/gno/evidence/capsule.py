@@ -118,6 +118,7 @@ def build_capsule(source: CapsuleSource, req: CapsuleRequest) -> Capsule:
         depth=req.depth,
         graph=req.graph,
         candidate_limit=80 if req.depth == "thorough" else 40,
+        snippets=False,  # the passages come from the documents themselves (`_candidates`)
     )
     facets = facets_of(req.goal)
     cands, omitted = _candidates(source, res.results, facets, req)

@@ -103,6 +103,7 @@ class QueryOptions:
     min_score: float = 0.0
     full: bool = False
     lexical_only: bool = False
+    snippets: bool = True  # False: hits without snippets, for a caller that reads the documents itself
     hints: Sequence[HintConfig] = ()  # the configured context hints (see `hint_prior`)
 
 
@@ -132,6 +133,7 @@ class HybridQuery(Protocol):
         graph: bool = ...,
         candidate_limit: int | None = ...,
         lexical_only: bool = ...,
+        snippets: bool = ...,
     ) -> SearchResult: ...
 
 
@@ -448,11 +450,14 @@ class HybridRetriever:
         }
         t_asm = time.perf_counter()
         # a hit only the vector leg found shows its best chunk's window of a long note
-        vector_only = [best[d] for d, _ in kept if d in best and "bm25" not in sources[d]]
-        starts = vstore.chunk_lines(self.store, vector_only)
+        vector_only = [best[d] for d, _ in kept if d in best and "bm25" not in sources[d]] if opts.snippets else []
+        starts = vstore.chunk_lines(self.store, vector_only) if vector_only else {}
         lines = {d: starts[best[d]] for d, _ in kept if d in best and best[d] in starts and "bm25" not in sources[d]}
-        results = build_hits(self.store, kept, pq.words(), full=opts.full, sources=sources, lines=lines)
-        self._chunk_snippets(results, kept, best, pq)
+        results = build_hits(
+            self.store, kept, pq.words(), full=opts.full, sources=sources, lines=lines, snippets=opts.snippets
+        )
+        if opts.snippets:
+            self._chunk_snippets(results, kept, best, pq)
         stages.append(Stage("assembly", ranked=[d for d, _ in kept], ms=(time.perf_counter() - t_asm) * 1000))
         mode = "hybrid" if vec_st.status == "active" else "bm25"
         notes = None if vec_st.status == "active" else [f"vector leg skipped: {vec_st.reason}"]

@@ -27,6 +27,7 @@ def query_options(
     full: bool,
     *,
     lexical_only: bool = False,
+    snippets: bool = True,
 ) -> QueryOptions:
     from gno.retrieve.hybrid import QueryOptions
 
@@ -38,6 +39,7 @@ def query_options(
         min_score=min_score,
         full=full,
         lexical_only=lexical_only,
+        snippets=snippets,
     )
 
 

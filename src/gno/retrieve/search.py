@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 
 from gno.retrieve.grammar import FUNCTION_WORDS, ParsedQuery, compile_fts, content_query, parse_query
-from gno.retrieve.snippets import SNIPPET_WINDOW, pick_snippet
+from gno.retrieve.snippets import SNIPPET_WINDOW, Snippet, pick_snippet
 from gno.store.db import Store
 from gno.store.fts import REBUILD_HINT, BM25Hit, DocFilter, FtsQueryError, bm25_search, count_matches
 from gno.store.hits import hit_docs
@@ -120,11 +120,14 @@ def build_hits(
     sources: dict[int, list[str]] | None = None,
     partial: set[int] | None = None,
     lines: dict[int, int] | None = None,
+    snippets: bool = True,
 ) -> list[SearchHit]:
     """`collect_hits` as the pydantic models the hybrid rungs assemble."""
     from gno.models import SearchHit
 
-    found = collect_hits(store, scored, words, full=full, sources=sources, partial=partial, lines=lines)
+    found = collect_hits(
+        store, scored, words, full=full, sources=sources, partial=partial, lines=lines, snippets=snippets
+    )
     return [SearchHit.model_validate(wire(h)) for h in found]
 
 
@@ -137,11 +140,13 @@ def collect_hits(
     sources: dict[int, list[str]] | None = None,
     partial: set[int] | None = None,
     lines: dict[int, int] | None = None,
+    snippets: bool = True,
 ) -> list[Hit]:
     """Materialise (doc_id, score) pairs into hits with snippets, in the given order.
 
     A long note's snippet comes from its window holding the doc's line in `lines` (a vector hit's
-    best chunk), else from the first that holds all `words`, else any."""
+    best chunk), else from the first that holds all `words`, else any. Without `snippets` (a caller
+    that reads the documents itself) a hit's snippet is empty and its lines are the body's first."""
     focus = () if full else match_expressions(words)
     rows = hit_docs(store, [i for i, _ in scored], None if full else SNIPPET_WINDOW, focus, lines)
     out: list[Hit] = []
@@ -150,7 +155,10 @@ def collect_hits(
         if row is None:
             continue
         text = row.markdown
-        snip = pick_snippet(text, row.body_start_line, words, truncated=row.truncated, first_line=row.first_line)
+        if snippets:
+            snip = pick_snippet(text, row.body_start_line, words, truncated=row.truncated, first_line=row.first_line)
+        else:
+            snip = Snippet("", row.body_start_line, row.body_start_line, row.body_start_line)
         body = None
         if full:
             body = "\n".join(text.split("\n")[row.body_start_line - 1 :])
