@@ -97,11 +97,25 @@ def fold(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
+#: the stems irregular forms have ("bought" → "buy"): the only stems a word need not start with
+_IRREGULAR_STEMS = frozenset(stem(form) for form in _IRREGULAR)
+
+
 def covered(text: str, facets: list[str]) -> list[str]:
+    """The facets a word of `text` has as its stem or starts with, in the facets' order.
+
+    A word's stem is a prefix of the word, irregular forms aside, so a word with the facet as its
+    stem starts with it: only the irregular forms' stems need computing."""
+    if text.isascii():
+        # nor can a facet that is not in the lower-case text be covered (most passages hold none)
+        low = text.lower()
+        facets = [f for f in facets if f in low or f in _IRREGULAR_STEMS]
+        if not facets:
+            return []
     raw = set(word_tokens(fold(text)))
-    words = {stem(w) for w in raw}
+    irregular = {stem(w) for w in raw if w in _IRREGULAR}
     joined = "\0" + "\0".join(raw)
-    return [f for f in facets if f in words or starts_any(raw, f, joined)]
+    return [f for f in facets if f in irregular or starts_any(raw, f, joined)]
 
 
 def is_question(sentence: str) -> bool:

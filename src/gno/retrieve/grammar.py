@@ -38,20 +38,39 @@ _ASCII_WORD_RE = re.compile(r"[a-z0-9]+")
 
 
 def word_tokens(text: str) -> list[str]:
-    """Split like FTS5's unicode61: runs of letters/digits, lowercased, diacritics kept."""
+    """Split like FTS5's unicode61: runs of letters/digits, lowercased, diacritics kept.
+
+    A word character is one of the categories L*, N* or Co; each character is lowercased on its own
+    (so a final capital sigma becomes σ, as it does one character at a time)."""
     if text.isascii():  # the same split, without a category lookup per character
         return _ASCII_WORD_RE.findall(text.lower())
-    out, cur = [], []
-    for ch in text:
+    found = _words_re(frozenset(ch for ch in set(text) if not ch.isascii() and _is_word(ch))).findall(text)
+    return [t.lower() if "Σ" not in t else "".join(ch.lower() for ch in t) for t in found]
+
+
+_WORD_CHAR: dict[str, bool] = {}
+
+
+def _is_word(ch: str) -> bool:
+    hit = _WORD_CHAR.get(ch)
+    if hit is None:
         cat = unicodedata.category(ch)
-        if cat[0] in "LN" or cat == "Co":
-            cur.append(ch.lower())
-        elif cur:
-            out.append("".join(cur))
-            cur = []
-    if cur:
-        out.append("".join(cur))
-    return out
+        hit = _WORD_CHAR[ch] = cat[0] in "LN" or cat == "Co"
+    return hit
+
+
+_WORDS_RE: dict[frozenset[str], re.Pattern[str]] = {}
+
+
+def _words_re(extra: frozenset[str]) -> re.Pattern[str]:
+    """Runs of ASCII letters and digits and of `extra` (the text's non-ASCII word characters)."""
+    pattern = _WORDS_RE.get(extra)
+    if pattern is None:
+        if len(_WORDS_RE) >= 4096:
+            _WORDS_RE.clear()
+        chars = "".join(re.escape(ch) for ch in sorted(extra))
+        pattern = _WORDS_RE[extra] = re.compile(f"[A-Za-z0-9{chars}]+")
+    return pattern
 
 
 def _has_word(text: str) -> bool:
