@@ -41,7 +41,7 @@ import time
 from gno import __version__
 from gno.config import Settings
 from gno.daemon.resident import alive
-from gno.daemon.warmup import preload, remove_scratch, share_vectors, warm_worker
+from gno.daemon.warmup import preload, remove_scratch, share_index, warm_worker
 from gno.fsio import umask_changed
 from gno.owner_socket import PROTOCOL, Request, decode_request, short_address, socket_path
 
@@ -150,7 +150,7 @@ def _template(settings: Settings, parent: int) -> None:
                 for pid in [pid for pid, (warm, _) in idle.items() if not warm]:
                     _retire(idle.pop(pid)[1])
             if quiet and len(idle) < SPARES:
-                share_vectors(settings)  # the spares forked now start from the index as it is
+                share_index(settings)  # the spares forked now start from the index as it is
             while len(idle) < (SPARES if quiet else 1):
                 retire_r, retire_w = os.pipe()
                 pid = os.fork()

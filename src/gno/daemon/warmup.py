@@ -82,19 +82,21 @@ def preload(settings: Settings) -> dict[str, str] | None:
     spec, warm = _warm_embedders(settings)
     _warm_evidence()
     scratch = build_scratch(settings, spec, embed=warm)
-    share_vectors(settings)
+    share_index(settings)
     return scratch
 
 
 _VECTORS_SEEN: list[tuple[int, ...]] = []
 
 
-def share_vectors(settings: Settings) -> None:
-    """Load the user's vector matrix (the model that ranks `query` now) for the workers forked after
-    this, unless the index file and its log are as they were at the last call, or the matrix is
-    unchanged (`gno.retrieve.vectors.shared`: a worker uses it only while documents and vectors are
-    of the same generation). The connection is closed before any fork. Then the template's objects
-    are frozen, so a worker's garbage collections never walk (and so copy) them."""
+def share_index(settings: Settings) -> None:
+    """Load the user's vector matrix (the model that ranks `query` now) and the words of each
+    collection that `ask` tells names by (`gno.evidence.confidence.collection_words`) for the workers
+    forked after this, unless the index file and its log are as they were at the last call, or the
+    matrix is unchanged (`gno.retrieve.vectors.shared`: a worker uses it only while documents and
+    vectors are of the same generation; the words are keyed by the index's change id). The
+    connection is closed before any fork. Then the template's objects are frozen, so a worker's
+    garbage collections never walk (and so copy) them."""
     import gc
 
     stamp: list[int] = []
@@ -116,6 +118,13 @@ def share_vectors(settings: Settings) -> None:
                 keep_shared(engine.store.path, idx)
         except Exception as exc:  # noqa: BLE001 - no vectors (yet), or no model: workers load nothing either
             log.debug("no vectors shared: %s", exc)
+        try:
+            from gno.evidence.confidence import collection_words
+
+            for coll in engine.config.collections:
+                collection_words(engine.store, coll.name)
+        except Exception as exc:  # noqa: BLE001 - a broken config or index: the command reports it
+            log.debug("no vocabulary shared: %s", exc)
         finally:
             engine.close()
     gc.collect()

@@ -39,32 +39,44 @@ if TYPE_CHECKING:
 
 RIVAL_COVERAGE = 0.75  # as `ask.QUESTION_COVERAGE`: what a passage needs to count as an answer
 VOCAB_DOCS = 400  # documents per collection read for the lower-case vocabulary
-_VOCAB_CACHE: dict[tuple[str, tuple[str, ...], int], frozenset[str]] = {}
+#: (index file, collection, change id) → the mirror hashes of its first `VOCAB_DOCS` documents, and the
+#: lower-case words and mid-sentence capitals they write
+_COLLECTION_WORDS: dict[tuple[str, str, int], tuple[frozenset[str], frozenset[str], frozenset[str]]] = {}
+
+
+def collection_words(store: Store, collection: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The words of a collection's first `VOCAB_DOCS` documents: (their mirror hashes, the words they
+    write in lower case, those they capitalise mid-sentence). Cached per index state (the same
+    collection at the same change id reads the same words), so a resident owner's template computes
+    them once for every worker it forks."""
+    key = (store.path, collection, docs.latest_change_id(store))
+    hit = _COLLECTION_WORDS.get(key)
+    if hit is None:
+        hashes = frozenset(r.mirror_hash for r in docs.list_docs(store, collection, limit=VOCAB_DOCS))
+        full = vocabulary([], docs.contents_of(store, hashes).values())
+        if len(_COLLECTION_WORDS) > 16:
+            _COLLECTION_WORDS.clear()
+        hit = _COLLECTION_WORDS[key] = (hashes, full.lower, full.capital)
+    return hit
 
 
 def notes_vocabulary(store: Store, cap: Capsule) -> Vocabulary:
-    """The vocabulary of the notes the Capsule comes from (its evidence's collections, bounded).
-
-    Cached per index state: the same collections at the same change id read the same words.
-    """
-    colls = tuple(sorted({e.collection for e in cap.evidence}))
-    key = (store.path, colls, docs.latest_change_id(store))
-    texts = [e.text for e in cap.evidence]
-    words = _VOCAB_CACHE.get(key)
-    if words is None:
-        hashes = {r.mirror_hash for c in colls for r in docs.list_docs(store, c, limit=VOCAB_DOCS)}
-        hashes |= {e.mirror_hash for e in cap.evidence}
-        full = vocabulary([], docs.contents_of(store, hashes).values())
-        words = frozenset(full.lower | {"\0" + w for w in full.capital})
-        if len(_VOCAB_CACHE) > 16:
-            _VOCAB_CACHE.clear()
-        _VOCAB_CACHE[key] = words
-    base = vocabulary(texts)
-    return Vocabulary(
-        lower=base.lower | {w for w in words if not w.startswith("\0")},
-        capital=base.capital | {w[1:] for w in words if w.startswith("\0")},
-        context=base.context,
-    )
+    """The vocabulary of the notes the Capsule comes from: its evidence's collections (bounded) and
+    its evidence's documents. The words of a set of documents are the union of each one's, so each
+    collection's are kept apart (`collection_words`) and only documents beyond them are read here."""
+    base = vocabulary([e.text for e in cap.evidence])
+    lower, capital = set(base.lower), set(base.capital)
+    read: set[str] = set()
+    for coll in sorted({e.collection for e in cap.evidence}):
+        hashes, words, names = collection_words(store, coll)
+        read |= hashes
+        lower |= words
+        capital |= names
+    if rest := {e.mirror_hash for e in cap.evidence} - read:
+        more = vocabulary([], docs.contents_of(store, rest).values())
+        lower |= more.lower
+        capital |= more.capital
+    return Vocabulary(lower=frozenset(lower), capital=frozenset(capital), context=base.context)
 
 
 @dataclass(frozen=True)
