@@ -7,9 +7,9 @@ from __future__ import annotations
 import random
 import unicodedata
 
-from gno.evidence.passages import covered, facets_of, fold, stem
+from gno.evidence.passages import covered, facets_of, stem
 from gno.retrieve.grammar import word_tokens
-from gno.retrieve.snippets import starts_any
+from gno.retrieve.snippets import fold, starts_any
 
 
 def test_starts_any_is_any_startswith_on_random_tokens() -> None:
@@ -79,3 +79,12 @@ def test_covered_is_stem_or_prefix_of_some_word_on_random_passages() -> None:
         text = "".join(ch.upper() if rng.random() < 0.1 else ch for ch in text)
         facets = facets_of(" ".join(rng.choice(words) for _ in range(rng.randint(1, 6))))
         assert covered(text, facets) == _reference_covered(text, facets), (text, facets)
+
+
+def test_fold_drops_exactly_the_combining_characters_of_the_decomposition() -> None:
+    everything = "".join(chr(i) for i in range(0x110000) if not 0xD800 <= i < 0xE000)
+    for k in range(0, len(everything), 4096):
+        chunk = everything[k : k + 4096]
+        want = "".join(c for c in unicodedata.normalize("NFKD", chunk) if not unicodedata.combining(c))
+        assert fold(chunk) == want, k
+    assert fold("Zettelkästen café ﬁ") == "Zettelkasten cafe fi"

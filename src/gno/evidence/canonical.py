@@ -19,14 +19,16 @@ from typing import Any, Protocol
 
 
 def norm_text(s: str) -> str:
-    return unicodedata.normalize("NFC", s.replace("\r\n", "\n").replace("\r", "\n"))
+    if "\r" in s:
+        s = s.replace("\r\n", "\n").replace("\r", "\n")
+    return s if s.isascii() else unicodedata.normalize("NFC", s)  # ASCII is NFC already
 
 
 def _norm(obj: Any) -> Any:
     if isinstance(obj, str):
         return norm_text(obj)
     if isinstance(obj, dict):
-        return {k: _norm(v) for k, v in obj.items()}
+        return {k: v if v is None or isinstance(v, bool | int | float) else _norm(v) for k, v in obj.items()}
     if isinstance(obj, list | tuple):
         return [_norm(v) for v in obj]
     return obj

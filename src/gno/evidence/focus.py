@@ -31,7 +31,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gno.evidence.passages import fold, stem
+from gno.evidence.passages import stem
+from gno.retrieve.snippets import fold
 
 DETERMINERS = frozenset(
     "one the a an its their his her my your our this that these those every each some any all no".split()

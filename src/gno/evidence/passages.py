@@ -12,12 +12,11 @@ maps common irregular past forms to their verb). A passage that ends with a ques
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
 from gno.retrieve.grammar import STOPWORDS, word_tokens
-from gno.retrieve.snippets import starts_any
+from gno.retrieve.snippets import fold, starts_any
 
 MAX_PASSAGE_CHARS = 1200
 FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -88,13 +87,6 @@ def facets_of(goal: str, limit: int = 12) -> list[str]:
         if s not in out:
             out.append(s)
     return out[:limit]
-
-
-def fold(text: str) -> str:
-    """Accents dropped ("Zettelkästen" → "Zettelkasten"): a question typed without them still matches."""
-    if text.isascii():
-        return text
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 #: the stems irregular forms have ("bought" → "buy"): the only stems a word need not start with

@@ -33,10 +33,13 @@ class Snippet(NamedTuple):  # not a dataclass: this module is on `gno search`'s 
 
 
 def fold(word: str) -> str:
-    """Drop diacritics like the index does (`remove_diacritics 2`): café → cafe."""
+    """Drop diacritics like the index does (`remove_diacritics 2`): café → cafe. (NFKD, then every
+    character of a nonzero combining class removed: found among the text's distinct characters.)"""
     if word.isascii():  # nothing to fold; most lines of most notes
         return word
-    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+    decomposed = unicodedata.normalize("NFKD", word)
+    marks = [c for c in set(decomposed) if not c.isascii() and unicodedata.combining(c)]
+    return decomposed.translate(dict.fromkeys(map(ord, marks))) if marks else decomposed
 
 
 def _keys(words: list[str]) -> list[str]:
