@@ -864,3 +864,24 @@ def test_the_token_counter_counts_what_one_encoding_of_the_whole_text_counts() -
     payload = {"evidence": items}
     text = canonical_json(payload)
     assert counter.count(text) == whole(text) == counter.count(text)
+
+
+def test_digests_are_counted_as_the_tokenizer_counts_them() -> None:
+    """A word of hex digits (a digest) is counted through a trie of the vocabulary's hex pieces:
+    the tokenizer's own count for every length, up to and over its 100-character word limit."""
+    import random
+
+    from gno.evidence.canonical import HEX_DIGITS
+
+    counter = token_counter()
+    tok, digests = getattr(counter, "_tok", None), getattr(counter, "_digests", None)
+    if tok is None or digests is None:
+        pytest.skip("no tokenizer installed: bytes are counted")
+    rng = random.Random(9)
+    for n in range(6000):
+        length = n % 121 or 1
+        alphabet = rng.choice([HEX_DIGITS, "0123456789", "abcdef", "0f1"])
+        word = "".join(rng.choice(alphabet) for _ in range(length))
+        assert digests.count(word) == len(tok.encode(word, add_special_tokens=False).ids), word
+    digest = sha256_hex("x")
+    assert counter.count(f'{{"passageHash": "{digest}"}}') == len(tok.encode(f'{{"passageHash": "{digest}"}}').ids) - 2
