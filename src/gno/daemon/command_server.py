@@ -51,6 +51,8 @@ MAX_HEADER = 4 * 1024 * 1024
 SPARES = 3
 #: a worker's second message to the template: its command finished (`_spare`)
 DONE = 1 << 31
+#: a spare's message to the template: its warm-up is over (the next one may start)
+WARM = 1 << 30
 #: a command taken this recently holds back the forking of more than one spare
 BUSY_S = 2.0
 #: spares beyond the first are forked (and warmed) once no command was taken or finished for this long
@@ -124,8 +126,10 @@ def _template(settings: Settings, parent: int) -> None:
     template's state never changes after the warm-up. While commands come and go, a new spare is
     forked only when none is left (a burst of clients), and it does not warm up; the rest are forked
     and warmed once no command ran for `QUIET_S`, so a fork and a warm-up do not take a running
-    command's CPU on a small machine. Then the cold spares are retired too: left waiting, a cold
-    spare would answer the next caller at twice a warm one's cost."""
+    command's CPU on a small machine, one after the other (a spare's warm-up takes a core for a
+    few hundred milliseconds: one at a time leaves the other to the caller's commands). Then the
+    cold spares are retired too: left waiting, a cold spare would answer the next caller at twice
+    a warm one's cost."""
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the owner decides when to stop
@@ -141,6 +145,7 @@ def _template(settings: Settings, parent: int) -> None:
     idle: dict[int, tuple[bool, int]] = {}  # waiting spare → (warmed, the write end of its retire pipe)
     busy: dict[int, float] = {}  # taken worker → when; a command running longer no longer holds spares back
     last = 0.0  # when a command was last taken or finished
+    warming = 0  # the spare warming up now (0: none)
     try:
         while not stop.is_set() and os.getppid() == parent:
             now = time.monotonic()
@@ -151,7 +156,7 @@ def _template(settings: Settings, parent: int) -> None:
                     _retire(idle.pop(pid)[1])
             if quiet and len(idle) < SPARES:
                 share_index(settings)  # the spares forked now start from the index as it is
-            while len(idle) < (SPARES if quiet else 1):
+            while len(idle) < (SPARES if quiet else 1) and not (quiet and warming in idle):
                 retire_r, retire_w = os.pipe()
                 pid = os.fork()
                 if pid == 0:
@@ -160,13 +165,17 @@ def _template(settings: Settings, parent: int) -> None:
                     _spare(listener, taken_w, retire_r, scratch if quiet else None)  # never returns
                 os.close(retire_r)
                 idle[pid] = (quiet, retire_w)
+                warming = pid if quiet else warming
             ready, _, _ = select.select([taken_r], [], [], 1.0 if quiet else QUIET_S)
             if ready:
-                last = time.monotonic()
                 data = os.read(taken_r, 4 * SPARES * 16)
                 for i in range(0, len(data) - 3, 4):
                     word = int.from_bytes(data[i : i + 4], "big")
-                    pid = word & ~DONE
+                    pid = word & ~(DONE | WARM)
+                    if word & WARM:  # the next spare may warm up now
+                        warming = 0 if pid == warming else warming
+                        continue
+                    last = time.monotonic()
                     if pid in idle:
                         os.close(idle.pop(pid)[1])
                     if word & DONE:
@@ -202,7 +211,9 @@ def _spare(listener: socket.socket, taken: int, retire: int, scratch: dict[str, 
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         _set_parent_death_signal(signal.SIGTERM)
-        warm_worker(scratch, lambda: bool(select.select([listener], [], [], 0)[0]))
+        if scratch is not None:
+            warm_worker(scratch, lambda: bool(select.select([listener], [], [], 0)[0]))
+            os.write(taken, (os.getpid() | WARM).to_bytes(4, "big"))
         conn = _accept(listener, retire)
         if conn is None:
             code = 0
