@@ -8,7 +8,7 @@ spell their filters and output flags the same way.
 
 from __future__ import annotations
 
-from gno.retrieve.search import DEFAULT_LIMIT, DEFAULT_MIN_SCORE
+from gno.retrieve.search import DEFAULTS as SEARCH
 
 #: (option names, destination, kind, help); kind: "int" / "float" / "str" take a value, "multi" a
 #: repeatable value (each may also be comma-separated), "flag" none
@@ -25,8 +25,8 @@ OUTPUT_FLAGS = (
     (("--files",), "files", "flag", "Print only `#docid,score,uri` lines."),
 )
 #: the values an option takes when not given: the request models' defaults (`gno.contract.retrieve`
-#: declares these constants; a test holds every option's default to its request field's)
-DEFAULTS = {"limit": DEFAULT_LIMIT, "min_score": DEFAULT_MIN_SCORE}
+#: declares these; a test holds every option's default to its request field's)
+DEFAULTS = {"limit": SEARCH.limit, "min_score": SEARCH.min_score}
 
 
 def tag_list(values: object) -> list[str]:

@@ -1,8 +1,8 @@
 """Requests of the retrieval rungs: search (1), vsearch and query (3), diagnose (7), and bench (their
 scores on a fixture of judged queries).
 
-One limit for every surface: 1..`MAX_LIMIT` hits, `DEFAULT_LIMIT` (10) by default, the constants a
-cold `gno search` reads without pydantic (`gno.retrieve.search`). `depth` replaces the
+One limit for every surface: 1..`MAX_LIMIT` hits, 10 by default: the defaults of
+`gno.retrieve.search`, which a cold `gno search` reads without pydantic. `depth` replaces the
 `fast`/`thorough` pair (the CLI keeps `--fast`/`--thorough` as shorthands for it).
 """
 
@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from gno.contract.request import CallContext, Depth, Request, TagFilter, choice
-from gno.retrieve.search import DEFAULT_LIMIT, DEFAULT_MIN_SCORE, MAX_LIMIT
+from gno.retrieve.search import DEFAULTS, MAX_LIMIT
 
 if TYPE_CHECKING:
     from gno.engine import Engine
     from gno.models import BenchResult, DiagnoseResult, SearchResult
 
+DEFAULT_LIMIT = DEFAULTS.limit
 MAX_CANDIDATES = 200
 
 QUERY_DOC = 'Query text: terms, "phrases", -negation. Empty is INVALID_QUERY.'
@@ -28,7 +29,7 @@ class HitOptions(TagFilter):
     query: str = Field(description=QUERY_DOC, json_schema_extra={"minLength": 1})
     limit: int = Field(DEFAULT_LIMIT, ge=1, le=MAX_LIMIT, description="Maximum hits.")
     min_score: float = Field(
-        DEFAULT_MIN_SCORE, ge=0.0, le=1.0, description="Drop hits below this normalised score (0..1)."
+        DEFAULTS.min_score, ge=0.0, le=1.0, description="Drop hits below this normalised score (0..1)."
     )
     full: bool = Field(False, description="Include each hit's full body.")
 

@@ -35,20 +35,22 @@ if TYPE_CHECKING:
     from gno.models import SearchHit
 
 
-#: hits per page on every surface: the request models (`gno.contract.retrieve`) declare these, and a
-#: cold `gno search` reads them here without importing pydantic
-DEFAULT_LIMIT = 10
+#: hits per page on every surface, at most (the request models declare it)
 MAX_LIMIT = 100
-DEFAULT_MIN_SCORE = 0.0
 
 
 # NamedTuples, not dataclasses: `gno search` imports this module, and `dataclasses` (through
 # `inspect`) costs more at start-up than the search itself.
 class SearchOptions(NamedTuple):
-    limit: int = DEFAULT_LIMIT
-    min_score: float = DEFAULT_MIN_SCORE
+    limit: int = 10
+    min_score: float = 0.0
     full: bool = False
     any_term: bool = False
+
+
+#: every surface's defaults: the request models (`gno.contract.retrieve`) declare them, and a cold
+#: `gno search` reads them here without importing pydantic
+DEFAULTS = SearchOptions()
 
 
 class LineSpan(NamedTuple):
