@@ -50,6 +50,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("gno.service")
 GUARDED = ("content", "workspace", "scope", "source", "source_id", "source_hash", "source_revision", "fact_key")
+#: the parameters a new record stores as they are (after the guard)
+STORED = ("scope", "source", "source_id", "source_hash", "source_revision", "fact_key", "content")
 
 
 class MemoryService:
@@ -115,31 +117,15 @@ class MemoryService:
                 project_id=p.project_id,
                 workspace_id=ws.id,
                 workspace=ws.name,
-                scope=clean.scope,
-                source=clean.source,
-                source_id=clean.source_id,
-                source_hash=clean.source_hash,
-                source_revision=clean.source_revision,
-                fact_key=clean.fact_key,
+                **{f: getattr(clean, f) for f in STORED},
                 confidence=float(clean.confidence),
-                content=clean.content,
                 derived_from=derived,
                 created_at=utcnow(),
                 embed_fp=self.fingerprint if vector is not None else None,
                 embedding=tx.encode_vector(vector) if vector is not None else None,
             )
             seq = record_sql.insert(tx, rec)
-            result = RememberResult(
-                id=rec.id,
-                workspace=rec.workspace,
-                tenant_id=p.tenant_id,
-                project_id=p.project_id,
-                scope=rec.scope,
-                source_id=rec.source_id,
-                source_hash=rec.source_hash,
-                derived_from=derived,
-                created_at=rec.created_at,
-            )
+            result = RememberResult.take(rec)
             if idem is not None:
                 idempotency.complete(tx, p, clean.workspace, idem, result.dump())
         self.archivist.submit(seq)
@@ -266,34 +252,5 @@ class MemoryService:
 
 
 def _hit(group: list[record_sql.MemoryRow], score: float, rels: list[GraphRelation]) -> SearchHit:
-    head = group[0]
-    return SearchHit(
-        id=head.id,
-        content=head.content,
-        workspace=head.workspace,
-        scope=head.scope,
-        fact_key=head.fact_key,
-        version=head.version,
-        status=head.status,
-        source=head.source,
-        source_id=head.source_id,
-        source_hash=head.source_hash,
-        source_revision=head.source_revision,
-        confidence=head.confidence,
-        derived_from=head.derived_from,
-        created_at=head.created_at,
-        score=score,
-        versions=[
-            VersionRef(
-                id=v.id,
-                version=v.version,
-                status=v.status,
-                content=v.content,
-                source_id=v.source_id,
-                source_hash=v.source_hash,
-                created_at=v.created_at,
-            )
-            for v in group[1:]
-        ],
-        graph_relations=rels,
-    )
+    versions = [VersionRef.take(v) for v in group[1:]]
+    return SearchHit.take(group[0], score=score, versions=versions, graph_relations=rels)

@@ -11,7 +11,7 @@ seed's exact texts in the seed's order.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict
 
@@ -28,6 +28,13 @@ class _Out(BaseModel):
 
     def dump(self) -> dict[str, object]:
         return self.model_dump(mode="json")
+
+    @classmethod
+    def take(cls, source: object, **given: Any) -> Self:
+        """This result with each field read from `source`'s attribute of the same name (a stored row, a
+        new record), but for those `given`; a field `source` lacks keeps its default."""
+        taken = {n: getattr(source, n) for n in cls.model_fields if n not in given and hasattr(source, n)}
+        return cls(**taken, **given)
 
 
 # -- remember ------------------------------------------------------------------------------------

@@ -63,14 +63,7 @@ class MemoryRow:
         return "stale" if self.stale else "conflict" if self.conflict else "unverified"
 
     def ref(self) -> RecordRef:
-        return RecordRef(
-            id=self.id,
-            workspace=self.workspace,
-            status=self.status,
-            fact_key=self.fact_key,
-            source_hash=self.source_hash,
-            created_at=self.created_at,
-        )
+        return RecordRef.take(self)
 
 
 @dataclass(frozen=True)
