@@ -19,17 +19,24 @@ class Meter:
     item boundary and the WordPiece pre-tokenizer splits there (bytes add up anyway), so the whole
     counts as its skeleton (evidence and omission lists emptied) plus every item plus each separator.
     `_finish` checks the sealed result against one count of the whole text and falls back to whole-text
-    counting should a tokenizer ever disagree.
+    counting should a tokenizer ever disagree. An item measured again as the same object is not
+    serialised again: items are never changed once measured (selection and sealing build new ones).
     """
 
     def __init__(self, counter: Any, whole: bool = False) -> None:
         self.counter = counter
         self.whole = whole
         self._cache: dict[str, tuple[int, int]] = {}
+        self._texts: dict[int, tuple[Any, str]] = {}  # id(item) → (the item, kept alive; its canonical JSON)
         self._sep = (2, counter.count(", "))
 
     def _piece(self, obj: Any) -> tuple[int, int]:
-        text = canonical_json(obj)
+        seen = self._texts.get(id(obj))
+        if seen is not None and seen[0] is obj:
+            text = seen[1]
+        else:
+            text = canonical_json(obj)
+            self._texts[id(obj)] = (obj, text)
         hit = self._cache.get(text)
         if hit is None:
             hit = self._cache[text] = (len(text.encode("utf-8")), self.counter.count(text))

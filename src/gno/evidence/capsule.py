@@ -281,6 +281,14 @@ def _select(
     policy = {c.name: c.egress_policy for c in source.config.collections}
     query = req.query or req.goal
     fits_base = base_payload(source, req, query, facets, "hybrid", True, budget_bytes, meter.counter, "0")
+    built: dict[tuple[int, int], dict[str, Any]] = {}  # (candidate, selection rank) → its evidence item
+
+    def item(c: _Cand, rank: int) -> dict[str, Any]:
+        """The same object each trial, so the meter serialises it once."""
+        key = (id(c), rank)
+        if key not in built:
+            built[key] = _evidence(c, rank, policy.get(c.doc.collection, "local_only"))
+        return built[key]
 
     def omit(c: _Cand, reason: str) -> None:
         omitted.append(
@@ -348,7 +356,7 @@ def _select(
             if len(add) > 1 and docs_in_pool > 1 and used_by_doc[best.doc.id] + size(add) > share_cap:
                 continue
             trial = selected + add
-            items = [_evidence(c, i, policy.get(c.doc.collection, "local_only")) for i, c in enumerate(trial, 1)]
+            items = [item(c, i) for i, c in enumerate(trial, 1)]
             if fits(fits_base, items, budget_bytes, req.budget_tokens, meter):
                 selected.extend(add)
                 covered_f |= facets_of_unit(add)
