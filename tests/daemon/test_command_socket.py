@@ -390,3 +390,39 @@ def test_spares_forked_cold_during_a_burst_are_replaced_by_warm_ones_once_quiet(
         assert time.monotonic() < deadline, f"spares still waiting cold (bytes read): {spares}"
         time.sleep(0.5)
         spares = _read_bytes_of_spares(data_dir)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_without_a_scratch_index_every_spare_is_still_forked(tmp_path: Path, gno_home: Path) -> None:
+    """Spares are warmed one at a time, each telling the template when it is done; where no scratch
+    index could be built (here a file stands where its folder goes) there is no warm-up to wait for,
+    and the template still keeps all its spares waiting."""
+    env = dict(os.environ)
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "a.md").write_text("# A\n\nThe first marmot.\n")
+    assert gno("init", str(notes), "--name", "notes", owner=False, env=env)[0].returncode == 0
+    data_dir = build_settings().data_root
+    (Path(data_dir) / "run").mkdir(mode=0o700, parents=True)
+    (Path(data_dir) / "run" / "warm").write_text("not a folder\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gno", "daemon", "--no-embed", "--no-sync-on-start"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            tree = _gno_tree(data_dir, b"daemon")
+            spares = [pid for pid, ppid in tree.items() if tree.get(ppid) in tree]
+            if len(spares) == 3:
+                break
+            assert proc.poll() is None, "the owner exited"
+            assert time.monotonic() < deadline, f"spares waiting: {spares}"
+            time.sleep(0.3)
+        assert gno("search", "marmot", env=env)[0].stdout == gno("search", "marmot", env=env, owner=False)[0].stdout
+    finally:
+        proc.terminate()
+        proc.wait(30)

@@ -165,7 +165,7 @@ def _template(settings: Settings, parent: int) -> None:
                     _spare(listener, taken_w, retire_r, scratch if quiet else None)  # never returns
                 os.close(retire_r)
                 idle[pid] = (quiet, retire_w)
-                warming = pid if quiet else warming
+                warming = pid if quiet and scratch is not None else warming  # it reports WARM when done
             ready, _, _ = select.select([taken_r], [], [], 1.0 if quiet else QUIET_S)
             if ready:
                 data = os.read(taken_r, 4 * SPARES * 16)
