@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
     from gno.writes.rename import CollectionRenamed
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
 memory_option = click.option(
     "--memory",
     "memory_managed",
@@ -32,25 +35,38 @@ memory_option = click.option(
 )
 
 
+def new_collection_options(name: tuple[str, ...], helps: tuple[str, str, str]) -> Callable[[F], F]:
+    """What a new collection takes besides its folder (`init PATH`, `collection add`): `--name`
+    (spelled `name`), `--pattern`, `--include`, `--exclude` (helped by `helps`) and `--memory`."""
+    name_help, include_help, exclude_help = helps
+
+    def apply(fn: F) -> F:
+        for option in (
+            memory_option,
+            click.option("--exclude", multiple=True, help=exclude_help),
+            click.option("--include", multiple=True, help=include_help),
+            click.option("--pattern", default=None, help='Glob of files to index (default "**/*.md").'),
+            click.option(*name, default=None, help=name_help),
+        ):
+            fn = option(fn)
+        return fn
+
+    return apply
+
+
 @click.command()
 @click.argument("path", required=False)
-@click.option("--name", default=None, help="Collection name for PATH (default: the folder name).")
-@click.option("--pattern", default=None, help='Glob of files to index (default "**/*.md").')
-@click.option("--include", multiple=True, help="Extension allowlist, e.g. --include .md (repeatable).")
-@click.option("--exclude", multiple=True, help="Folder names to skip (repeatable).")
-@memory_option
+@new_collection_options(
+    ("--name",),
+    (
+        "Collection name for PATH (default: the folder name).",
+        "Extension allowlist, e.g. --include .md (repeatable).",
+        "Folder names to skip (repeatable).",
+    ),
+)
 @json_option
 @click.pass_context
-def init(
-    ctx: click.Context,
-    path: str | None,
-    name: str | None,
-    pattern: str | None,
-    include: tuple[str, ...],
-    exclude: tuple[str, ...],
-    memory_managed: bool,
-    as_json: bool,
-) -> None:
+def init(ctx: click.Context, /, path: str | None, as_json: bool, **new: Any) -> None:
     """Create the config and the index; optionally add PATH as a first collection."""
 
     def render(r: InitResult) -> None:
@@ -61,14 +77,7 @@ def init(
         elif r.created:
             click.echo("Next: gno collection add <folder> --name <name>, then gno update")
 
-    fields = {"path": path, **_new_collection(name, pattern, include, exclude, memory_managed)}
-    invoke(ctx, as_json, "init", fields, render)
-
-
-def _new_collection(
-    name: str | None, pattern: str | None, include: tuple[str, ...], exclude: tuple[str, ...], memory_managed: bool
-) -> dict[str, Any]:
-    return {"name": name, "pattern": pattern, "include": include, "exclude": exclude, "memory_managed": memory_managed}
+    invoke(ctx, as_json, "init", {"path": path, **new}, render)
 
 
 @click.group()
@@ -84,23 +93,17 @@ def _render_coll(c: CollectionInfo) -> None:
 
 @collection.command("add")
 @click.argument("path")
-@click.option("-n", "--name", default=None, help="Collection name (default: the folder name).")
-@click.option("--pattern", default=None, help='Glob of files to index (default "**/*.md").')
-@click.option("--include", multiple=True, help="Extension allowlist (repeatable).")
-@click.option("--exclude", multiple=True, help="Folder names to skip (repeatable; replaces the defaults).")
-@memory_option
+@new_collection_options(
+    ("-n", "--name"),
+    (
+        "Collection name (default: the folder name).",
+        "Extension allowlist (repeatable).",
+        "Folder names to skip (repeatable; replaces the defaults).",
+    ),
+)
 @json_option
 @click.pass_context
-def collection_add(
-    ctx: click.Context,
-    path: str,
-    name: str | None,
-    pattern: str | None,
-    include: tuple[str, ...],
-    exclude: tuple[str, ...],
-    memory_managed: bool,
-    as_json: bool,
-) -> None:
+def collection_add(ctx: click.Context, /, path: str, as_json: bool, **new: Any) -> None:
     """Add the folder PATH as a collection. Run `gno update` to index it.
 
     With --memory the collection holds agent memory: `gno remember` writes fact files into it
@@ -111,8 +114,7 @@ def collection_add(
         kind = "memory collection" if c.memory_managed else "collection"
         click.echo(f"Added {kind} {c.name} → {c.path}. Next: gno update")
 
-    fields = {"path": path, **_new_collection(name, pattern, include, exclude, memory_managed)}
-    invoke(ctx, as_json, "collection_add", fields, render)
+    invoke(ctx, as_json, "collection_add", {"path": path, **new}, render)
 
 
 @collection.command("set")
