@@ -1,0 +1,301 @@
+"""Injection-score methods for the Memory Guard, measured leave-one-source-out (none of them is shipped).
+
+Why a second bench beside ``guard_loso.py``: that one measures the shipped method (33 structural signals, a
+logistic weight each, threshold at the training benign maximum). The methods measured here have far more
+parameters (a weight per word and word pair) or more views per text, and fit their own training benign texts
+too closely for the training maximum to mean anything; so every fold's threshold is chosen from *out-of-fold*
+benign scores: each training benign source is scored by a model fitted without it, and the threshold is the
+lowest that keeps every one of them within ``--budget`` of false positives. Nothing the left-out source holds
+is seen by its fold.
+
+Methods (combinable):
+
+* ``--terms``: word unigrams and bigrams of the normalised text beside the signals, kept when at least
+  ``--min-df`` texts of at least two training sources hold them (``--min-attack-sources``: of that many attack
+  sources);
+* ``--views filler``: one more view of the text with filler removed (a token or short unit repeated back to
+  back, lines of symbols only);
+* ``--views sentences``: 300-character windows of whole sentences, half overlapping;
+* ``--mil N``: fit on each attack's best-scoring view, re-chosen N times (multiple-instance).
+
+A text's score is the highest over its views. ``--fast`` scores the training benign sources with models fitted
+on every attack source (one fit per benign source, not one per fold and benign source): quicker, and it favours
+the method, so use it to rule methods out, not to report them.
+
+Usage: ``python bench/guard_methods.py --corpus bench/.guard_corpus [--terms] [--views filler,sentences]
+[--mil 2] [--budget 0.002] [--fast]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "src"))
+
+from gno.guard.poisoning import rule_finding  # noqa: E402
+from gno.guard.signals import signals, views  # noqa: E402
+from gno.guard.text_views import normalize  # noqa: E402
+
+_TOKEN_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_REPEAT_TOKEN_RE = re.compile(r"(\S{1,12})(?:\s+\1){3,}")
+_REPEAT_UNIT_RE = re.compile(r"(.{2,24}?)\1{3,}", re.S)
+_SYMBOL_LINE_RE = re.compile(r"(?m)^[^\w\n]{3,}$")
+_SENTENCE_RE = re.compile(r"[^.!?\n]+[.!?\n]*")
+_WINDOW = 300
+_FIT_BENIGN_PER_SOURCE = 1500
+
+
+def without_filler(text: str) -> str:
+    """The text with back-to-back repeats collapsed to one and symbol-only lines dropped."""
+    text = _REPEAT_UNIT_RE.sub(r"\1", _REPEAT_TOKEN_RE.sub(r"\1", text))
+    text = re.sub(r"\n{2,}", "\n", _SYMBOL_LINE_RE.sub("", text))
+    return re.sub(r"[ \t]{2,}", " ", text).strip()
+
+
+def sentence_windows(text: str) -> list[str]:
+    """Runs of whole sentences up to ``_WINDOW`` characters, each starting half-way through the previous one."""
+    sentences = [m.group() for m in _SENTENCE_RE.finditer(text)]
+    out: list[str] = []
+    i = 0
+    while len(sentences) > 1 and i < len(sentences):
+        j, size = i, 0
+        while j < len(sentences) and (size == 0 or size + len(sentences[j]) <= _WINDOW):
+            size += len(sentences[j])
+            j += 1
+        out.append("".join(sentences[i:j]).strip())
+        if j >= len(sentences):
+            break
+        i = max(i + 1, (i + j) // 2)
+    return [w for w in out if w]
+
+
+def text_views(normalised: str, kinds: set[str]) -> list[str]:
+    found = list(views(normalised))
+    base = normalised
+    if "filler" in kinds and (stripped := without_filler(normalised)) and stripped != normalised:
+        found.append(stripped)
+        base = stripped
+    if "sentences" in kinds:
+        found.extend(sentence_windows(base))
+    return found
+
+
+def terms(view: str) -> set[str]:
+    tokens = _TOKEN_RE.findall(view)
+    return {f"w:{t}" for t in tokens} | {f"b:{a} {b}" for a, b in zip(tokens, tokens[1:], strict=False)}
+
+
+@dataclass
+class Text:
+    rule: bool  # a precise rule already rejects it
+    dense: np.ndarray  # views x signals
+    sparse: list[np.ndarray]  # per view: global term ids
+
+
+def load(corpus: Path, kind: str, kinds: set[str], with_terms: bool, vocab: dict[str, int]) -> dict[str, list[Text]]:
+    out: dict[str, list[Text]] = {}
+    for path in sorted((corpus / kind).glob("*.jsonl")):
+        rows = []
+        for line in path.read_text().split("\n"):
+            if not line:
+                continue
+            raw = json.loads(line)["text"]
+            found = text_views(normalize(raw), kinds)
+            ids = [
+                np.array([vocab.setdefault(t, len(vocab)) for t in sorted(terms(v))] if with_terms else [], dtype=int)
+                for v in found
+            ]
+            rows.append(Text(rule_finding(raw) is not None, np.array([signals(v).values for v in found]), ids))
+        out[path.stem] = rows
+    return out
+
+
+def lbfgs(fg: Callable[[np.ndarray], tuple[float, np.ndarray]], x: np.ndarray, iters: int = 300) -> np.ndarray:
+    """Limited-memory BFGS with a backtracking line search (no SciPy in the dev environment)."""
+    f, g = fg(x)
+    pairs: list[tuple[np.ndarray, np.ndarray]] = []
+    for _ in range(iters):
+        q = g.copy()
+        alphas = []
+        for s, y in reversed(pairs):
+            a = (s @ q) / (y @ s)
+            alphas.append(a)
+            q -= a * y
+        if pairs:
+            s, y = pairs[-1]
+            q *= (s @ y) / (y @ y)
+        for (s, y), a in zip(pairs, reversed(alphas), strict=True):
+            q += s * (a - (y @ q) / (y @ s))
+        d = -q if g @ -q < 0 else -g
+        t = 1.0
+        while True:
+            xn = x + t * d
+            fn, gn = fg(xn)
+            if fn <= f + 1e-4 * t * (g @ d) or t < 1e-10:
+                break
+            t *= 0.5
+        s, y = xn - x, gn - g
+        if s @ y > 1e-12:
+            pairs = [*pairs[-9:], (s, y)]
+        x, f, g = xn, fn, gn
+        if np.abs(g).max() < 1e-6:
+            break
+    return x
+
+
+@dataclass
+class Model:
+    terms: np.ndarray  # a weight per global term id (0 for terms not kept)
+    signals: np.ndarray
+    bias: float
+
+    def view_scores(self, text: Text) -> np.ndarray:
+        return text.dense @ self.signals + self.bias + np.array([self.terms[ids].sum() for ids in text.sparse])
+
+    def score(self, text: Text) -> float:
+        return float(self.view_scores(text).max())
+
+
+class Fitter:
+    def __init__(self, args: argparse.Namespace, n_terms: int) -> None:
+        self.args = args
+        self.n_terms = n_terms
+
+    def fit(self, attacks: list[list[Text]], benign: list[list[Text]]) -> Model:
+        benign = [rows[:_FIT_BENIGN_PER_SOURCE] for rows in benign]
+        picks = [[0] * len(rows) for rows in attacks]
+        model = None
+        for _ in range(self.args.mil + 1):
+            model = self._fit_once(attacks, benign, picks)
+            picks = [[int(np.argmax(model.view_scores(t))) for t in rows] for rows in attacks]
+        assert model is not None
+        return model
+
+    def _fit_once(self, attacks: list[list[Text]], benign: list[list[Text]], picks: list[list[int]]) -> Model:
+        rows: list[tuple[np.ndarray, np.ndarray, float, float, int]] = []
+        for si, (source, chosen) in enumerate(zip(attacks, picks, strict=True)):
+            for text, view in zip(source, chosen, strict=True):
+                rows.append((text.dense[view], text.sparse[view], 1.0, 0.5 / len(attacks) / len(source), si))
+        for si, source in enumerate(benign, start=len(attacks)):
+            for text in source:
+                rows.append((text.dense[0], text.sparse[0], 0.0, 0.5 / len(benign) / len(source), si))
+        dense = np.array([r[0] for r in rows])
+        y = np.array([r[2] for r in rows])
+        weight = np.array([r[3] for r in rows])
+        ids = np.concatenate([r[1] for r in rows]) if rows else np.zeros(0, int)
+        owner = np.concatenate([np.full(len(r[1]), i) for i, r in enumerate(rows)])
+        keep = self._kept_terms(ids, owner, np.array([r[4] for r in rows]), len(attacks))
+        remap = np.full(self.n_terms, -1)
+        remap[keep] = np.arange(int(keep.sum()))
+        mask = remap[ids] >= 0 if len(ids) else np.zeros(0, bool)
+        cols, owner = remap[ids[mask]], owner[mask]
+        n, d, k, l2 = len(rows), int(keep.sum()), dense.shape[1], self.args.l2
+
+        def fg(p: np.ndarray) -> tuple[float, np.ndarray]:
+            w, wd, b = p[:d], p[d : d + k], p[-1]
+            z = np.bincount(owner, weights=w[cols], minlength=n) + dense @ wd + b
+            pz = 1 / (1 + np.exp(-np.clip(z, -50, 50)))
+            loss = -(weight * (y * np.log(pz + 1e-12) + (1 - y) * np.log(1 - pz + 1e-12))).sum()
+            r = weight * (pz - y)
+            grad_w = np.bincount(cols, weights=r[owner], minlength=d) + l2 * w
+            return loss + 0.5 * l2 * (w @ w + wd @ wd), np.concatenate([grad_w, dense.T @ r + l2 * wd, [r.sum()]])
+
+        p = lbfgs(fg, np.zeros(d + k + 1))
+        full = np.zeros(self.n_terms)
+        full[keep] = p[:d]
+        return Model(full, p[d : d + k], float(p[-1]))
+
+    def _kept_terms(self, ids: np.ndarray, owner: np.ndarray, source: np.ndarray, n_attack: int) -> np.ndarray:
+        if not self.args.terms or not len(ids):
+            return np.zeros(self.n_terms, bool)
+        df = np.bincount(ids, minlength=self.n_terms)
+        by_source = source[owner]
+        sources = np.zeros(self.n_terms, int)
+        attack_sources = np.zeros(self.n_terms, int)
+        for si in np.unique(by_source):
+            present = np.bincount(ids[by_source == si], minlength=self.n_terms) > 0
+            sources += present
+            attack_sources += present if si < n_attack else 0
+        return (df >= self.args.min_df) & (sources >= 2) & (attack_sources >= self.args.min_attack_sources)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--corpus", type=Path, default=REPO / "bench" / ".guard_corpus")
+    parser.add_argument("--terms", action="store_true", help="word unigrams and bigrams beside the signals")
+    parser.add_argument("--min-df", type=int, default=3)
+    parser.add_argument("--min-attack-sources", type=int, default=0)
+    parser.add_argument("--views", default="", help="comma-separated: filler, sentences")
+    parser.add_argument("--mil", type=int, default=0, help="multiple-instance rounds")
+    parser.add_argument("--l2", type=float, default=1e-4)
+    parser.add_argument("--budget", type=float, nargs="+", default=[0.001, 0.002, 0.005])
+    parser.add_argument("--fast", action="store_true", help="shared out-of-fold benign scores (favours the method)")
+    args = parser.parse_args(argv)
+    started = time.process_time()
+    kinds = {k for k in args.views.split(",") if k}
+    vocab: dict[str, int] = {}
+    attacks = load(args.corpus, "attacks", kinds, args.terms, vocab)
+    benign = load(args.corpus, "benign", kinds, args.terms, vocab)
+    fitter = Fitter(args, len(vocab))
+
+    def oof(att: list[str], ben: list[str]) -> dict[str, np.ndarray]:
+        """Each benign source's scores from a model fitted without it (rule-rejected texts aside)."""
+        return {
+            b: np.array(
+                [
+                    m.score(t)
+                    for m in [fitter.fit([attacks[a] for a in att], [benign[o] for o in ben if o != b])]
+                    for t in benign[b]
+                    if not t.rule
+                ]
+            )
+            for b in ben
+        }
+
+    shared = oof(list(attacks), list(benign)) if args.fast else {}
+    results: dict[str, tuple[str, np.ndarray, np.ndarray, dict[str, np.ndarray]]] = {}
+    for held in attacks:
+        att = [a for a in attacks if a != held]
+        model = fitter.fit([attacks[a] for a in att], list(benign.values()))
+        inner = shared if args.fast else oof(att, list(benign))
+        scores = np.array([model.score(t) for t in attacks[held]])
+        results[held] = ("attack", scores, np.array([t.rule for t in attacks[held]]), inner)
+    for held in benign:
+        ben = [b for b in benign if b != held]
+        if args.fast:
+            scores, inner = shared[held], {b: shared[b] for b in ben}
+            rules = np.zeros(len(scores), bool)
+        else:
+            model = fitter.fit(list(attacks.values()), [benign[b] for b in ben])
+            scores = np.array([model.score(t) for t in benign[held]])
+            rules, inner = np.array([t.rule for t in benign[held]]), oof(list(attacks), ben)
+        results[held] = ("benign", scores, rules, inner)
+    flags = f"terms={args.terms} views={sorted(kinds)} mil={args.mil} fast={args.fast}"
+    print(f"Memory Guard methods, leave-one-source-out ({flags}; corpus {args.corpus.name})")
+    for budget in args.budget:
+        rows = []
+        for name, (kind, scores, rules, inner) in results.items():
+            threshold = max(float(np.quantile(v, 1 - budget)) for v in inner.values() if len(v)) + 1e-6
+            rows.append((kind, name, float((rules | (scores >= threshold)).mean())))
+        worst_attack = min((r for r in rows if r[0] == "attack"), key=lambda r: r[2])
+        worst_benign = max((r for r in rows if r[0] == "benign"), key=lambda r: r[2])
+        print(f"budget {budget:.3%}: worst attack {worst_attack[1]} {worst_attack[2]:.1%}, ", end="")
+        print(f"worst benign {worst_benign[1]} {worst_benign[2]:.2%}")
+        for kind, name, share in rows:
+            print(f"  {kind:<6} {name:<30} {share:7.2%}")
+    print(f"bench CPU {time.process_time() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
