@@ -12,8 +12,10 @@ This module deliberately does not import numpy at run time (only for type checki
 from __future__ import annotations
 
 import sys
+import threading
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol, TypeAlias, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, Self, TypeAlias, runtime_checkable
 
 if TYPE_CHECKING:
     import numpy as np
@@ -22,7 +24,14 @@ if TYPE_CHECKING:
     Vector: TypeAlias = npt.NDArray[np.float32]
     Matrix: TypeAlias = npt.NDArray[np.float32]
 
-__all__ = ["Embedder", "EmbedderUnavailable", "make_fingerprint", "l2_normalize_rows", "module_available"]
+__all__ = [
+    "Embedder",
+    "EmbedderUnavailable",
+    "LoadsOnce",
+    "make_fingerprint",
+    "l2_normalize_rows",
+    "module_available",
+]
 
 
 class EmbedderUnavailable(Exception):
@@ -76,6 +85,37 @@ class Embedder(Protocol):
     def embed_documents(self, texts: Sequence[str]) -> Matrix: ...
 
     def embed_query(self, text: str) -> Vector: ...
+
+
+class LoadsOnce(ABC):
+    """A backend whose model is built on first embed (or by :meth:`load`), once: the check is made
+    again under ``_lock``, so two threads embedding at once build it once and neither sees half of it.
+
+    A subclass sets ``_lock`` in its constructor, says when it is ``loaded`` and builds in ``_load``.
+    """
+
+    _lock: threading.Lock
+
+    @property
+    @abstractmethod
+    def loaded(self) -> bool:
+        """Whether the model is built."""
+
+    @abstractmethod
+    def _load(self) -> None:
+        """Build the model (called under the lock, while it is not loaded)."""
+
+    def load(self) -> Self:
+        """Build the model now (otherwise done on first embed)."""
+        self._ensure_loaded()
+        return self
+
+    def _ensure_loaded(self) -> None:
+        if self.loaded:
+            return
+        with self._lock:
+            if not self.loaded:
+                self._load()
 
 
 def make_fingerprint(model_id: str, dim: int, **params: object) -> str:

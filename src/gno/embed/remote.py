@@ -77,8 +77,8 @@ class RemoteEmbedder:
             raise ValueError(f"timeout must be > 0, got {timeout}")
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
-        self._base, self._endpoint, self._model = parse_remote_spec(spec)
-        self._model_id = f"openai:{self._base}#{self._model}"
+        self._base, self.endpoint, self.model = parse_remote_spec(spec)
+        self.model_id = f"openai:{self._base}#{self.model}"
         self._timeout = timeout
         self._batch_size = batch_size
         self._dim: int | None = dim
@@ -90,18 +90,6 @@ class RemoteEmbedder:
 
     # -- attributes ----------------------------------------------------------------------------
     @property
-    def model_id(self) -> str:
-        return self._model_id
-
-    @property
-    def endpoint(self) -> str:
-        return self._endpoint
-
-    @property
-    def model(self) -> str:
-        return self._model
-
-    @property
     def dim(self) -> int:
         if self._dim is None:
             self.probe()
@@ -110,10 +98,10 @@ class RemoteEmbedder:
 
     @property
     def fingerprint(self) -> str:
-        return make_fingerprint(self._model_id, self.dim, api="openai-embeddings")
+        return make_fingerprint(self.model_id, self.dim, api="openai-embeddings")
 
     def __repr__(self) -> str:
-        return f"RemoteEmbedder({self._endpoint!r}, model={self._model!r})"
+        return f"RemoteEmbedder({self.endpoint!r}, model={self.model!r})"
 
     # -- lifecycle -----------------------------------------------------------------------------
     def probe(self) -> int:
@@ -154,19 +142,19 @@ class RemoteEmbedder:
 
     # -- requests ------------------------------------------------------------------------------
     def _fail(self, what: str) -> EmbedderUnavailable:
-        return EmbedderUnavailable(f"embedding server {self._endpoint}: {what}", embedder=_NAME)
+        return EmbedderUnavailable(f"embedding server {self.endpoint}: {what}", embedder=_NAME)
 
     def _request(self, batch: list[str]) -> npt.NDArray[np.float32]:
         client = self._get_client()
         import httpx
 
         payload = {
-            "model": self._model,
+            "model": self.model,
             "input": [text if text else " " for text in batch],
             "encoding_format": "float",
         }
         try:
-            response = client.post(self._endpoint, json=payload)
+            response = client.post(self.endpoint, json=payload)
         except httpx.TimeoutException as exc:
             raise self._fail(f"timed out after {self._timeout:g} s ({type(exc).__name__})") from exc
         except httpx.ConnectError as exc:

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .base import EmbedderUnavailable, make_fingerprint, module_available
+from .base import EmbedderUnavailable, LoadsOnce, make_fingerprint, module_available
 
 __all__ = ["WordLlamaEmbedder", "CONFIG", "TOKENIZER_FILE"]
 
@@ -84,7 +84,7 @@ def _import_wordllama() -> Any:
     return wordllama
 
 
-class WordLlamaEmbedder:
+class WordLlamaEmbedder(LoadsOnce):
     """WordLlama static embedder; ``model_id`` ``wordllama-l2-<dim>`` (default 256)."""
 
     def __init__(self, *, dim: int = 256, max_tokens: int = 8192) -> None:
@@ -100,11 +100,11 @@ class WordLlamaEmbedder:
             if not path.is_file():
                 raise EmbedderUnavailable(f"{path.name} is missing from the wordllama package at {pkg}", embedder=_NAME)
         self._pkg_dir = pkg
-        self._dim = dim
+        self.dim = dim
         self._max_tokens = max_tokens
-        self._model_id = f"wordllama-l2-{dim}"
-        self._fingerprint = make_fingerprint(
-            self._model_id,
+        self.model_id = f"wordllama-l2-{dim}"
+        self.fingerprint = make_fingerprint(
+            self.model_id,
             dim,
             config=CONFIG,
             weights_bytes=weights.stat().st_size,
@@ -116,65 +116,44 @@ class WordLlamaEmbedder:
         self._matrix: npt.NDArray[np.float32] | None = None
         self._tokenizer: Any = None
 
-    @property
-    def model_id(self) -> str:
-        return self._model_id
-
-    @property
-    def dim(self) -> int:
-        return self._dim
-
-    @property
-    def fingerprint(self) -> str:
-        return self._fingerprint
-
     def __repr__(self) -> str:
-        return f"WordLlamaEmbedder(dim={self._dim})"
-
-    def load(self) -> WordLlamaEmbedder:
-        """Load weights and tokenizer now (otherwise done on first embed)."""
-        self._ensure_loaded()
-        return self
+        return f"WordLlamaEmbedder(dim={self.dim})"
 
     @property
     def loaded(self) -> bool:
         return self._matrix is not None
 
-    def _ensure_loaded(self) -> None:
-        if self._matrix is not None:
-            return
-        with self._lock:
-            if self._matrix is not None:
-                return
-            try:
-                wordllama = _import_wordllama()
-            except ImportError as exc:
-                raise EmbedderUnavailable(f"wordllama cannot be imported ({exc})", embedder=_NAME) from exc
-            try:
-                model = wordllama.WordLlama.load(
-                    config=CONFIG,
-                    cache_dir=self._pkg_dir,
-                    dim=256,
-                    trunc_dim=None if self._dim == 256 else self._dim,
-                    disable_download=True,
-                )
-            except Exception as exc:  # FileNotFoundError, safetensors errors...
-                raise EmbedderUnavailable(
-                    f"cannot load the wordllama model offline: {type(exc).__name__}: {exc}",
-                    embedder=_NAME,
-                ) from exc
-            tokenizer = model.tokenizer
-            tokenizer.no_padding()
-            tokenizer.no_truncation()
-            matrix = np.ascontiguousarray(model.embedding, dtype=np.float32)
-            if matrix.ndim != 2 or matrix.shape[1] != self._dim:
-                raise EmbedderUnavailable(f"unexpected wordllama weight shape {matrix.shape}", embedder=_NAME)
-            self._tokenizer = tokenizer
-            self._matrix = matrix
+    def _load(self) -> None:
+        """Load the weights and tokenizer."""
+        try:
+            wordllama = _import_wordllama()
+        except ImportError as exc:
+            raise EmbedderUnavailable(f"wordllama cannot be imported ({exc})", embedder=_NAME) from exc
+        try:
+            model = wordllama.WordLlama.load(
+                config=CONFIG,
+                cache_dir=self._pkg_dir,
+                dim=256,
+                trunc_dim=None if self.dim == 256 else self.dim,
+                disable_download=True,
+            )
+        except Exception as exc:  # FileNotFoundError, safetensors errors...
+            raise EmbedderUnavailable(
+                f"cannot load the wordllama model offline: {type(exc).__name__}: {exc}",
+                embedder=_NAME,
+            ) from exc
+        tokenizer = model.tokenizer
+        tokenizer.no_padding()
+        tokenizer.no_truncation()
+        matrix = np.ascontiguousarray(model.embedding, dtype=np.float32)
+        if matrix.ndim != 2 or matrix.shape[1] != self.dim:
+            raise EmbedderUnavailable(f"unexpected wordllama weight shape {matrix.shape}", embedder=_NAME)
+        self._tokenizer = tokenizer
+        self._matrix = matrix
 
     def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         texts = list(texts)
-        out = np.zeros((len(texts), self._dim), dtype=np.float32)
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
         self._ensure_loaded()
