@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gno.service.backend import Filter
+from gno.service.backend import Filter, for_dialect, migration_files
 from gno.service.backend_postgres import tsquery
 
 from .conftest import Http, Team
@@ -65,3 +65,17 @@ def test_tsquery_is_safe() -> None:
     assert tsquery("gpt-4 C++ -legacy") == "('gpt':* | '4':* | 'c':*) & !'legacy'"
     assert tsquery("'; DROP TABLE x; --") == "('drop':* | 'table':* | 'x':*)"
     assert tsquery("-only") is None and tsquery("  ") is None
+
+
+def test_one_schema_source_gives_each_dialect_its_lines() -> None:
+    script = "--postgres: CREATE EXTENSION v;\nCREATE TABLE t (\n--sqlite:   a BLOB\n--postgres:   a vector\n);\n"
+    script += "--sqlite:"
+    assert for_dialect(script, "postgres") == "CREATE EXTENSION v;\nCREATE TABLE t (\n  a vector\n);"
+    assert for_dialect(script, "sqlite") == "CREATE TABLE t (\n  a BLOB\n);\n"
+    assert for_dialect("--sqlite:x\n-- sqlite: y", "postgres") == "--sqlite:x\n-- sqlite: y"  # not marks
+    for dialect in ("sqlite", "postgres"):
+        lines = "\n".join(m.sql for m in migration_files(dialect)).split("\n")
+        assert not [line for line in lines if line.startswith(("--sqlite:", "--postgres:"))]
+    sqlite, postgres = migration_files("sqlite")[0].sql, migration_files("postgres")[0].sql
+    assert "USING fts5" in sqlite and "USING fts5" not in postgres
+    assert "tsv tsvector" in postgres and "tsv tsvector" not in sqlite

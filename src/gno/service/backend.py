@@ -8,8 +8,9 @@ vectors (float32 BLOBs + numpy vs pgvector) and writer serialisation (`BEGIN IMM
 advisory locks). Only `backend_sqlite.py` imports sqlite3 and only `backend_postgres.py` imports
 psycopg.
 
-Schema changes are numbered SQL files per dialect in `gno/service/sql/<dialect>/NNN_name.sql`,
-recorded in a `migrations` table; :func:`migration_files` lists them for both backends.
+Schema changes are numbered SQL files, `gno/service/sql/NNN_name.sql`, one for both dialects (a
+line of one dialect alone starts `--sqlite: ` or `--postgres: `), recorded in a `migrations`
+table; :func:`migration_files` lists them as each backend runs them.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 
 Row = tuple[Any, ...]
 _MIGRATION_RE = re.compile(r"^(\d{3})_([a-z0-9_]+)\.sql$")
+_DIALECT_LINE_RE = re.compile(r"^--(sqlite|postgres):(?: |$)")
 
 
 def utcnow() -> str:
@@ -118,14 +120,28 @@ class Migration:
         return f"{self.version:03d}_{self.name}"
 
 
+def for_dialect(script: str, dialect: str) -> str:
+    """`script` as `dialect` runs it: a line that starts `--<dialect>: ` is kept without that mark,
+    a line marked for the other dialect is dropped, every other line is both dialects'."""
+    lines: list[str] = []
+    for line in script.split("\n"):
+        m = _DIALECT_LINE_RE.match(line)
+        if m is None:
+            lines.append(line)
+        elif m.group(1) == dialect:
+            lines.append(line[m.end() :])
+    return "\n".join(lines)
+
+
 def migration_files(dialect: str) -> list[Migration]:
-    """The numbered SQL migrations shipped for `dialect` ("sqlite" or "postgres"), in order."""
-    root = resources.files("gno.service").joinpath("sql").joinpath(dialect)
+    """The numbered SQL migrations shipped, in order, as `dialect` ("sqlite" or "postgres") runs them."""
+    root = resources.files("gno.service").joinpath("sql")
     out: list[Migration] = []
     for entry in root.iterdir():
         m = _MIGRATION_RE.match(entry.name)
         if m:
-            out.append(Migration(int(m.group(1)), m.group(2), entry.read_text(encoding="utf-8")))
+            sql = for_dialect(entry.read_text(encoding="utf-8"), dialect)
+            out.append(Migration(int(m.group(1)), m.group(2), sql))
     return sorted(out, key=lambda x: x.version)
 
 

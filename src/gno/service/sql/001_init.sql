@@ -1,4 +1,7 @@
--- gno service schema, SQLite dialect. Timestamps are ISO-8601 UTC text; flags are 0/1.
+-- gno service schema, both dialects: a line that starts `--postgres: ` or `--sqlite: ` is that
+-- dialect's alone (PostgreSQL: tsvector full text, pgvector vectors; SQLite: FTS5, vectors as BLOBs).
+-- Timestamps are ISO-8601 UTC text; flags are 0/1.
+--postgres: CREATE EXTENSION IF NOT EXISTS vector;
 CREATE TABLE tenants (
   id TEXT PRIMARY KEY,
   name TEXT NOT NULL UNIQUE,
@@ -37,7 +40,8 @@ CREATE TABLE workspaces (
 );
 
 CREATE TABLE memories (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+--postgres:   seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+--sqlite:   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   id TEXT NOT NULL UNIQUE,
   tenant_id TEXT NOT NULL,
   project_id TEXT NOT NULL,
@@ -50,7 +54,8 @@ CREATE TABLE memories (
   source_revision TEXT,
   fact_key TEXT,
   version INTEGER NOT NULL DEFAULT 1,
-  confidence REAL NOT NULL,
+--postgres:   confidence DOUBLE PRECISION NOT NULL,
+--sqlite:   confidence REAL NOT NULL,
   content TEXT NOT NULL,
   content_hash TEXT NOT NULL,
   derived_from TEXT NOT NULL DEFAULT '[]',
@@ -59,9 +64,13 @@ CREATE TABLE memories (
   created_at TEXT NOT NULL,
   forgotten_at TEXT,
   embed_fp TEXT,
-  embedding BLOB,
-  archived INTEGER NOT NULL DEFAULT 0
+--postgres:   embedding vector,
+--postgres:   archived INTEGER NOT NULL DEFAULT 0,
+--postgres:   tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', coalesce(fact_key, '') || ' ' || content)) STORED
+--sqlite:   embedding BLOB,
+--sqlite:   archived INTEGER NOT NULL DEFAULT 0
 );
+--postgres: CREATE INDEX memories_tsv ON memories USING gin (tsv);
 CREATE INDEX memories_workspace ON memories (workspace_id, forgotten_at);
 CREATE INDEX memories_project ON memories (project_id, forgotten_at);
 CREATE INDEX memories_tenant ON memories (tenant_id, forgotten_at);
@@ -69,14 +78,15 @@ CREATE INDEX memories_fact ON memories (workspace_id, fact_key);
 CREATE INDEX memories_source ON memories (project_id, source_id);
 CREATE INDEX memories_pending ON memories (archived) WHERE archived = 0;
 
-CREATE VIRTUAL TABLE memories_fts USING fts5 (body, tokenize = 'porter unicode61 remove_diacritics 2');
-
+--sqlite: CREATE VIRTUAL TABLE memories_fts USING fts5 (body, tokenize = 'porter unicode61 remove_diacritics 2');
+--sqlite:
 -- Derived by the archivist; re-computable from `memories` at any time.
 CREATE TABLE graph_relations (
   src_id TEXT NOT NULL,
   dst_id TEXT NOT NULL,
   kind TEXT NOT NULL CHECK (kind IN ('same_fact', 'derived_from', 'similar')),
-  score REAL NOT NULL,
+--postgres:   score DOUBLE PRECISION NOT NULL,
+--sqlite:   score REAL NOT NULL,
   project_id TEXT NOT NULL,
   created_at TEXT NOT NULL,
   PRIMARY KEY (src_id, dst_id, kind)
@@ -84,7 +94,8 @@ CREATE TABLE graph_relations (
 CREATE INDEX graph_relations_dst ON graph_relations (dst_id);
 
 CREATE TABLE forget_journal (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
+--postgres:   id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+--sqlite:   id INTEGER PRIMARY KEY AUTOINCREMENT,
   tenant_id TEXT NOT NULL,
   project_id TEXT NOT NULL,
   key_id TEXT,
