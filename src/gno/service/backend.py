@@ -47,6 +47,17 @@ class Filter:
     workspace_id: str
     scope: str | None = None
 
+    def active(self, table: str = "") -> tuple[str, list[object]]:
+        """The SQL conditions (each after ` AND `) that hold a search of `memories` (named `table`, if
+        it is) to this filter's active records, and their parameters."""
+        col = f"{table}." if table else ""
+        sql = f" AND {col}project_id = ? AND {col}workspace_id = ? AND {col}forgotten_at IS NULL"
+        params: list[object] = [self.project_id, self.workspace_id]
+        if self.scope is not None:
+            sql += f" AND {col}scope = ?"
+            params.append(self.scope)
+        return sql, params
+
 
 class Tx(Protocol):
     """One transaction. `execute` runs dialect-neutral SQL; the rest is dialect-specific."""

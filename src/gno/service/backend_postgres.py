@@ -80,17 +80,12 @@ class PostgresTx:
         expr = tsquery(query)
         if expr is None:
             return []
+        active, params = filt.active()
         sql = (
             "SELECT seq, ts_rank_cd(tsv, q) AS r FROM memories, to_tsquery('english', ?) AS q "
-            "WHERE tsv @@ q AND project_id = ? AND workspace_id = ? AND forgotten_at IS NULL"
+            f"WHERE tsv @@ q{active} ORDER BY r DESC, seq DESC LIMIT ?"
         )
-        params: list[object] = [expr, filt.project_id, filt.workspace_id]
-        if filt.scope is not None:
-            sql += " AND scope = ?"
-            params.append(filt.scope)
-        sql += " ORDER BY r DESC, seq DESC LIMIT ?"
-        params.append(k)
-        return [(int(seq), float(r)) for seq, r in self.execute(sql, params)]
+        return [(int(seq), float(r)) for seq, r in self.execute(sql, [expr, *params, k])]
 
     def encode_vector(self, vec: Vector) -> object:
         return "[" + ",".join(f"{float(x):.7g}" for x in vec) + "]"

@@ -58,17 +58,12 @@ class SqliteTx:
             expr = compile_fts(query, any_term=True)
         except ValidationError:
             return []  # nothing searchable (only punctuation): vectors may still answer
+        active, params = filt.active("m")
         sql = (
             "SELECT m.seq, bm25(memories_fts) AS r FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid "
-            "WHERE memories_fts MATCH ? AND m.project_id = ? AND m.workspace_id = ? AND m.forgotten_at IS NULL"
+            f"WHERE memories_fts MATCH ?{active} ORDER BY r LIMIT ?"
         )
-        params: list[object] = [expr, filt.project_id, filt.workspace_id]
-        if filt.scope is not None:
-            sql += " AND m.scope = ?"
-            params.append(filt.scope)
-        sql += " ORDER BY r LIMIT ?"
-        params.append(k)
-        return [(int(seq), -float(r)) for seq, r in self.conn.execute(sql, params)]
+        return [(int(seq), -float(r)) for seq, r in self.conn.execute(sql, [expr, *params, k])]
 
     def encode_vector(self, vec: Vector) -> object:
         return np.ascontiguousarray(vec, dtype="<f4").tobytes()

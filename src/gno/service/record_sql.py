@@ -25,12 +25,14 @@ COLUMNS = (
     "seq, id, tenant_id, project_id, workspace_id, workspace, scope, source, source_id, source_hash, "
     "source_revision, fact_key, version, confidence, content, derived_from, stale, conflict, created_at"
 )
+_COLUMN_NAMES = tuple(name.strip() for name in COLUMNS.split(","))
 _INVERSE = {"derived_from": "summarized_by", "same_fact": "same_fact", "similar": "similar"}
 
 
 @dataclass(frozen=True)
-class MemoryRow:
-    seq: int
+class RecordFields:
+    """What a record says and where it comes from: the fields a new record and a stored row share."""
+
     id: str
     tenant_id: str
     project_id: str
@@ -42,21 +44,32 @@ class MemoryRow:
     source_hash: str | None
     source_revision: str | None
     fact_key: str | None
-    version: int
     confidence: float
     content: str
     derived_from: list[str]
+    created_at: str
+
+
+@dataclass(frozen=True)
+class MemoryRow(RecordFields):
+    """A stored record, as `SELECT {COLUMNS}` reads it."""
+
+    seq: int
+    version: int
     stale: bool
     conflict: bool
-    created_at: str
 
     @classmethod
     def from_row(cls, r: Row) -> MemoryRow:
-        vals: list[Any] = list(r)
-        vals[0], vals[12], vals[13] = int(vals[0]), int(vals[12]), float(vals[13])
-        vals[15] = json.loads(vals[15] or "[]")
-        vals[16], vals[17] = bool(vals[16]), bool(vals[17])
-        return cls(*vals)
+        vals: dict[str, Any] = dict(zip(_COLUMN_NAMES, r, strict=True))
+        vals["seq"], vals["version"], vals["confidence"] = (
+            int(vals["seq"]),
+            int(vals["version"]),
+            float(vals["confidence"]),
+        )
+        vals["derived_from"] = json.loads(vals["derived_from"] or "[]")
+        vals["stale"], vals["conflict"] = bool(vals["stale"]), bool(vals["conflict"])
+        return cls(**vals)
 
     @property
     def status(self) -> Status:
@@ -67,22 +80,9 @@ class MemoryRow:
 
 
 @dataclass(frozen=True)
-class NewRecord:
-    id: str
-    tenant_id: str
-    project_id: str
-    workspace_id: str
-    workspace: str
-    scope: str
-    source: str
-    source_id: str | None
-    source_hash: str | None
-    source_revision: str | None
-    fact_key: str | None
-    confidence: float
-    content: str
-    derived_from: list[str]
-    created_at: str
+class NewRecord(RecordFields):
+    """A record to insert, with its vector (if any) in the backend's encoding."""
+
     embed_fp: str | None
     embedding: object | None
 
