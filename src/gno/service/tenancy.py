@@ -75,7 +75,9 @@ def _check_name(kind: str, name: str) -> str:
     return name
 
 
-def _tenant(tx: Tx, name: str | None, *, create: bool, tenant_id: str | None = None) -> tuple[str, str, AccountState]:
+def _tenant(
+    tx: Tx, name: str | None, *, create: bool, tenant_id: str | None = None
+) -> tuple[str, str, AccountState]:
     """The account named `name`, or the one whose id is `tenant_id` (never both lookups at once)."""
     if tenant_id is not None:
         rows = tx.execute("SELECT id, name, state FROM tenants WHERE id = ?", (tenant_id.strip(),))
@@ -157,7 +159,9 @@ def list_keys(backend: Backend) -> KeyList:
         return KeyList(keys=[_key_info(r) for r in tx.execute(_KEY_SQL + " ORDER BY k.created_at, k.id")])
 
 
-def set_account_state(backend: Backend, tenant: str | None, state: str, *, tenant_id: str | None = None) -> TenantInfo:
+def set_account_state(
+    backend: Backend, tenant: str | None, state: str, *, tenant_id: str | None = None
+) -> TenantInfo:
     if state not in STATES:
         raise ValidationError(f"account state must be one of {', '.join(STATES)}")
     with backend.write() as tx:
