@@ -217,19 +217,7 @@ def _verified(
         mode="closed_capsule",
         capsule_id=cap.capsule_id,
         coverage_threshold=1.0,
-        claims=[
-            AskClaim(
-                claim_id=c.claim_id,
-                text=c.text,
-                start=c.start,
-                end=c.end,
-                citations=c.citations,
-                status=c.status,
-                rationale_code=c.rationale,
-                rejected_citations=c.rejected,
-            )
-            for c in claims
-        ],
+        claims=[AskClaim.take(c, rationale_code=c.rationale, rejected_citations=c.rejected) for c in claims],
         coverage={
             "totalClaims": n,
             "supportedClaims": counts["supported"],

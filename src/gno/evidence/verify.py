@@ -52,16 +52,7 @@ def verify_capsule(index: IndexReader, obj: Any) -> ContextVerifyResult:
                 status, reason = "stale", "the cited lines changed"
             elif row.source_hash != ev.source_hash:
                 reason = "document changed elsewhere; cited lines identical"
-        items.append(
-            EvidenceCheck(
-                evidence_id=ev.evidence_id,
-                uri=ev.uri,
-                start_line=ev.start_line,
-                end_line=ev.end_line,
-                status=status,
-                reason=reason,
-            )
-        )
+        items.append(EvidenceCheck.take(ev, status=status, reason=reason))
     counts = {k: sum(1 for i in items if i.status == k) for k in ("unchanged", "stale", "missing")}
     worst = max((i.status for i in items), key=lambda s: _ORDER[s], default="unchanged")
     return ContextVerifyResult(

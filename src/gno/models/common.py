@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
@@ -14,6 +14,13 @@ class GnoModel(BaseModel):
 
     def dump(self) -> dict[str, Any]:
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+    @classmethod
+    def take(cls, source: object, **given: Any) -> Self:
+        """This result with each field read from `source`'s attribute of the same name (a row, a
+        record of the core), but for those `given`; a field `source` lacks keeps its default."""
+        taken = {n: getattr(source, n) for n in cls.model_fields if n not in given and hasattr(source, n)}
+        return cls(**taken, **given)
 
 
 class EgressSource(GnoModel):

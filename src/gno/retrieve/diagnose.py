@@ -39,16 +39,7 @@ def _target(
     except GnoError:
         return DiagnoseTarget(status="not_found", ref=ref), None
     chunks, embedded = _chunking(hr, chunking, row.mirror_hash)
-    t = DiagnoseTarget(
-        status="diagnosed",
-        ref=ref,
-        docid=row.docid,
-        uri=row.uri,
-        title=row.title,
-        mirror_hash=row.mirror_hash,
-        chunk_count=chunks,
-        embedded=embedded,
-    )
+    t = DiagnoseTarget.take(row, status="diagnosed", ref=ref, chunk_count=chunks, embedded=embedded)
     if not row.active:
         t.status = "inactive"
         return t, row

@@ -234,16 +234,7 @@ class HybridRetriever:
                 if other not in found and other not in seeds[:GRAPH_SEEDS]:
                     found.append(other)
         if found:
-            where, params = filter_sql(
-                DocFilter(
-                    collections=f.collections,
-                    tags_any=f.tags_any,
-                    tags_all=f.tags_all,
-                    memory_scopes=f.memory_scopes,
-                    current_facts_only=f.current_facts_only,
-                    doc_ids=found,
-                )
-            )
+            where, params = filter_sql(f._replace(doc_ids=found, as_of=None))
             allowed = {d for d, _ in vstore.filtered_docs(self.store, where, params)}
             found = [d for d in found if d in allowed]
         st.ranked = found[:GRAPH_MAX]
