@@ -18,12 +18,6 @@ if TYPE_CHECKING:
 
     from gno.store.db import Store
 
-DOC_COLUMNS = (
-    "id, collection, rel_path, source_hash, source_size, source_mtime_ns, docid, uri, title, "
-    "mirror_hash, body_start_line, active, headings_json, dates_json, frontmatter_json, indexed_at"
-)
-
-
 #: what belongs to content (by mirror hash) rather than to a document
 CONTENT_TABLES = ("content", "content_chunks", "content_chunking", "content_vectors")
 
@@ -48,27 +42,15 @@ class DocRow(NamedTuple):
 
     @classmethod
     def from_row(cls, r: sqlite3.Row) -> DocRow:
-        return cls(
-            int(r["id"]),
-            r["collection"],
-            r["rel_path"],
-            r["source_hash"],
-            int(r["source_size"]),
-            int(r["source_mtime_ns"]),
-            r["docid"],
-            r["uri"],
-            r["title"],
-            r["mirror_hash"],
-            int(r["body_start_line"]),
-            bool(r["active"]),
-            r["headings_json"],
-            r["dates_json"],
-            r["frontmatter_json"],
-            r["indexed_at"],
-        )
+        """A row of `SELECT {DOC_COLUMNS}`: each field from its column (`active` is stored as 0/1)."""
+        return cls._make([bool(r[name]) if name == "active" else r[name] for name in cls._fields])
 
     def snapshot(self) -> dict[str, Any]:
         return snapshot(self.rel_path, self.docid, self.uri, self.source_hash, self.mirror_hash, self.active)
+
+
+#: the documents table's columns, in DocRow's order
+DOC_COLUMNS = ", ".join(DocRow._fields)
 
 
 def snapshot(

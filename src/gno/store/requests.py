@@ -108,51 +108,39 @@ class LedgerDb:
     def count(self) -> int:
         return int(self._run(lambda c: c.execute("SELECT count(*) FROM requests").fetchone()[0]))
 
+    def _changed(self, sql: str, params: tuple[Any, ...]) -> int:
+        """Run one writing statement; the number of rows it changed."""
+        return int(self._run(lambda c: c.execute(sql, params).rowcount))
+
     def expire_before(self, cutoff: str) -> int:
         """Committed outcomes older than `cutoff` become tombstones (ID and intent kept, result dropped)."""
-        return int(
-            self._run(
-                lambda c: (
-                    c.execute(
-                        "UPDATE requests SET status = 'expired', result_json = NULL, plan_json = NULL "
-                        "WHERE status = 'committed' AND committed_at < ?",
-                        (cutoff,),
-                    ).rowcount
-                )
-            )
+        return self._changed(
+            "UPDATE requests SET status = 'expired', result_json = NULL, plan_json = NULL "
+            "WHERE status = 'committed' AND committed_at < ?",
+            (cutoff,),
         )
 
     def evict_tombstones(self, n: int) -> int:
         """Drop the `n` oldest tombstones (to stay under the row cap)."""
-        return int(
-            self._run(
-                lambda c: (
-                    c.execute(
-                        "DELETE FROM requests WHERE request_id IN (SELECT request_id FROM requests "
-                        "WHERE status = 'expired' ORDER BY committed_at, request_id LIMIT ?)",
-                        (n,),
-                    ).rowcount
-                )
-            )
+        return self._changed(
+            "DELETE FROM requests WHERE request_id IN (SELECT request_id FROM requests "
+            "WHERE status = 'expired' ORDER BY committed_at, request_id LIMIT ?)",
+            (n,),
         )
 
     def put_pending(self, request_id: str, operation: str, intent: str, plan: dict[str, Any] | None, at: str) -> None:
-        self._run(
-            lambda c: c.execute(
-                "INSERT INTO requests (request_id, operation, intent, status, plan_json, created_at) "
-                "VALUES (?, ?, ?, 'pending', ?, ?) ON CONFLICT(request_id) DO UPDATE SET "
-                "plan_json = excluded.plan_json WHERE status = 'pending'",
-                (request_id, operation, intent, None if plan is None else json.dumps(plan), at),
-            )
+        self._changed(
+            "INSERT INTO requests (request_id, operation, intent, status, plan_json, created_at) "
+            "VALUES (?, ?, ?, 'pending', ?, ?) ON CONFLICT(request_id) DO UPDATE SET "
+            "plan_json = excluded.plan_json WHERE status = 'pending'",
+            (request_id, operation, intent, None if plan is None else json.dumps(plan), at),
         )
 
     def commit(self, request_id: str, result: dict[str, Any], pointer: dict[str, Any], at: str) -> None:
-        self._run(
-            lambda c: c.execute(
-                "UPDATE requests SET status = 'committed', result_json = ?, pointer_json = ?, committed_at = ? "
-                "WHERE request_id = ?",
-                (json.dumps(result), json.dumps(pointer), at, request_id),
-            )
+        self._changed(
+            "UPDATE requests SET status = 'committed', result_json = ?, pointer_json = ?, committed_at = ? "
+            "WHERE request_id = ?",
+            (json.dumps(result), json.dumps(pointer), at, request_id),
         )
 
     def former_names(self, name: str) -> list[str]:
