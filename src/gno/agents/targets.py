@@ -10,7 +10,7 @@ tools the user does not run would only litter their home directory.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,28 +71,27 @@ def openclaw_dir(env: Mapping[str, str]) -> Path:
     return home_dir(env) / ".openclaw"
 
 
+#: each harness but cursor: its config directory, and its instruction file within that directory
+_HARNESSES: dict[str, tuple[Callable[[Mapping[str, str]], Path], str]] = {
+    "claude": (claude_dir, "CLAUDE.md"),
+    "codex": (codex_dir, "AGENTS.md"),
+    "opencode": (opencode_dir, "AGENTS.md"),
+    "hermes": (hermes_dir, "SOUL.md"),
+    "openclaw": (openclaw_dir, "workspace/AGENTS.md"),
+}
+
+
 def agent_target(name: str, env: Mapping[str, str]) -> Target:
-    home = home_dir(env)
-    if name == "claude":
-        d = claude_dir(env)
-        return Target(name, d / "CLAUDE.md", d)
-    if name == "codex":
-        d = codex_dir(env)
-        return Target(name, d / "AGENTS.md", d)
-    if name == "cursor":
+    if name == "cursor":  # reads its instructions from the home directory, not from its own
+        home = home_dir(env)
         return Target(name, home / "AGENTS.md", home / ".cursor")
-    if name == "opencode":
-        d = opencode_dir(env)
-        return Target(name, d / "AGENTS.md", d)
-    if name == "hermes":
-        d = hermes_dir(env)
-        return Target(name, d / "SOUL.md", d)
-    if name == "openclaw":
-        d = openclaw_dir(env)
-        return Target(name, d / "workspace" / "AGENTS.md", d)
-    raise ValidationError(
-        f"unknown target {name!r}; choose from {', '.join(AGENT_TARGETS)} or all", details={"target": name}
-    )
+    if name not in _HARNESSES:
+        raise ValidationError(
+            f"unknown target {name!r}; choose from {', '.join(AGENT_TARGETS)} or all", details={"target": name}
+        )
+    config_dir, file = _HARNESSES[name]
+    d = config_dir(env)
+    return Target(name, d / file, d)
 
 
 def resolve_agent_targets(

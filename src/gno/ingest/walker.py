@@ -61,6 +61,18 @@ class Walk:
         return any(rel_path.startswith(prefix) for prefix in self.unlisted)
 
 
+#: a glob's groups: a character class, alternatives (an opener without its closer is a plain character)
+_CLOSERS = {"[": "]", "{": "}"}
+
+
+def _group(opener: str, body: str) -> str:
+    """A glob's `[..]` (`[!..]` negated) or `{a,b}` as regex."""
+    if opener == "[":
+        body = body.replace("\\", "\\\\")
+        return f"[^{body[1:]}]" if body.startswith("!") else f"[{body}]"
+    return "(?:" + "|".join(re.escape(a) for a in body.split(",")) + ")"
+
+
 @lru_cache(maxsize=256)
 def compile_glob(pattern: str) -> re.Pattern[str]:
     """Glob → regex: `**/` any folders (or none), `*` within a segment, `?`, `[..]`, `{a,b}`."""
@@ -79,26 +91,9 @@ def compile_glob(pattern: str) -> re.Pattern[str]:
         elif c == "?":
             out.append("[^/]")
             i += 1
-        elif c == "[":
-            j = pattern.find("]", i + 1)
-            if j < 0:
-                out.append(re.escape(c))
-                i += 1
-            else:
-                body = pattern[i + 1 : j].replace("\\", "\\\\")
-                if body.startswith("!"):
-                    body = "^" + body[1:]
-                out.append(f"[{body}]")
-                i = j + 1
-        elif c == "{":
-            j = pattern.find("}", i + 1)
-            if j < 0:
-                out.append(re.escape(c))
-                i += 1
-            else:
-                alts = pattern[i + 1 : j].split(",")
-                out.append("(?:" + "|".join(re.escape(a) for a in alts) + ")")
-                i = j + 1
+        elif c in _CLOSERS and (j := pattern.find(_CLOSERS[c], i + 1)) >= 0:
+            out.append(_group(c, pattern[i + 1 : j]))
+            i = j + 1
         else:
             out.append(re.escape(c))
             i += 1

@@ -162,14 +162,19 @@ class HybridRetriever:
         st.ms = (time.perf_counter() - t) * 1000
         return st, hits
 
-    def _vector(self, query: str, f: DocFilter, limit: int, best: dict[int, tuple[str, int]]) -> Stage:
-        t = time.perf_counter()
-        st = Stage("vector")
-        sem = self.semantic
-        reason = sem.unavailable_reason()
+    def _semantic_stage(self, name: str) -> Stage:
+        """A stage that needs the embedder: skipped, with the reason, when it cannot load."""
+        st = Stage(name)
+        reason = self.semantic.unavailable_reason()
         if reason:
             st.status, st.reason = "skipped", reason
-        else:
+        return st
+
+    def _vector(self, query: str, f: DocFilter, limit: int, best: dict[int, tuple[str, int]]) -> Stage:
+        t = time.perf_counter()
+        st = self._semantic_stage("vector")
+        sem = self.semantic
+        if st.status == "active":
             try:
                 ranking, configured = sem.ranking_embedder(), sem.embedder()
                 if ranking is not configured:
@@ -248,12 +253,10 @@ class HybridRetriever:
         self, query: str, ranked: list[tuple[int, float]], best: dict[int, tuple[str, int]], n: int
     ) -> tuple[Stage, list[tuple[int, float]]]:
         t = time.perf_counter()
-        st = Stage("rescore")
-        sem = self.semantic
-        reason = sem.unavailable_reason()
-        if reason:
-            st.status, st.reason = "skipped", reason
+        st = self._semantic_stage("rescore")
+        if st.status == "skipped":
             return st, ranked
+        sem = self.semantic
         quality = sem.quality_embedder()
         if quality is None:
             # re-scoring with the model that produced the vector leg only re-weights that leg (measured on
