@@ -341,15 +341,7 @@ def test_hashes_recompute(kb: KB) -> None:
             ).encode("utf-8")
         ).hexdigest()
         assert ev.evidence_id == want_id
-        assert ev.evidence_id == evidence_id(
-            docid=ev.docid,
-            end_line=ev.end_line,
-            mirror_hash=ev.mirror_hash,
-            passage_hash=ev.passage_hash,
-            source_hash=ev.source_hash,
-            start_line=ev.start_line,
-            uri=ev.uri,
-        )
+        assert ev.evidence_id == evidence_id(ev.dump())
         assert ev.docid == "#" + ev.source_hash[:8]
         if rel == "checklist.md":
             seen_crlf = True

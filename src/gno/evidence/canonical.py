@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Protocol
@@ -55,19 +55,13 @@ def sha256_hex(s: str) -> str:
     return hashlib.sha256(s.encode("utf-8")).hexdigest()
 
 
-def evidence_id(
-    *, docid: str, end_line: int, mirror_hash: str, passage_hash: str, source_hash: str, start_line: int, uri: str
-) -> str:
-    """sha256 of compact JSON with these keys in this (sorted) order, as the reference defines it."""
-    payload = {
-        "docid": docid,
-        "endLine": end_line,
-        "mirrorHash": mirror_hash,
-        "passageHash": passage_hash,
-        "sourceHash": source_hash,
-        "startLine": start_line,
-        "uri": uri,
-    }
+#: what an evidence id hashes: the evidence item's fields of these names, in this (sorted) order
+EVIDENCE_ID_FIELDS = ("docid", "endLine", "mirrorHash", "passageHash", "sourceHash", "startLine", "uri")
+
+
+def evidence_id(item: Mapping[str, Any]) -> str:
+    """sha256 of the compact JSON of an evidence item's identifying fields, as the reference defines it."""
+    payload = {k: item[k] for k in EVIDENCE_ID_FIELDS}
     return sha256_hex(json.dumps(payload, separators=(",", ":"), ensure_ascii=False))
 
 

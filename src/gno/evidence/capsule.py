@@ -233,15 +233,7 @@ def _of(p: Passage, rank: int, row: docs.DocRow, fac: list[str], sources: list[s
 def _evidence(c: _Cand, sel_rank: int, policy: str) -> dict[str, Any]:
     d = c.doc
     item: dict[str, Any] = {
-        "evidenceId": evidence_id(
-            docid=d.docid,
-            end_line=c.end,
-            mirror_hash=d.mirror_hash,
-            passage_hash=c.phash,
-            source_hash=d.source_hash,
-            start_line=c.start,
-            uri=d.uri,
-        ),
+        "evidenceId": "",  # first in the item; hashed from the fields below
         "uri": d.uri,
         "docid": d.docid,
         "collection": d.collection,
@@ -262,6 +254,7 @@ def _evidence(c: _Cand, sel_rank: int, policy: str) -> dict[str, Any]:
         "trust": "untrusted",
         "egress": policy,
     }
+    item["evidenceId"] = evidence_id(item)
     if c.heading:
         item["heading"] = c.heading
     return item
