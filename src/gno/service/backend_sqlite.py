@@ -26,6 +26,7 @@ import numpy as np
 from gno.errors import ValidationError
 from gno.retrieve.grammar import compile_fts
 from gno.service.backend import MIGRATIONS_TABLE, Filter, Row, migration_files, placeholders, utcnow
+from gno.store.db import ThreadConnections
 
 if TYPE_CHECKING:
     from gno.service.backend import Vector
@@ -157,22 +158,18 @@ class SqliteBackend:
         self.path = path
         self.display_url = f"sqlite:///{path}"
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._local = threading.local()
-        self._all: list[sqlite3.Connection] = []
-        self._all_lock = threading.Lock()
+        self._conns = ThreadConnections(self._connect)
         self._cache = _VectorCache()
 
-    def _conn(self) -> sqlite3.Connection:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
-            conn.execute("PRAGMA foreign_keys = ON")
-            self._local.conn = conn
-            with self._all_lock:
-                self._all.append(conn)
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
         return conn
+
+    def _conn(self) -> sqlite3.Connection:
+        return self._conns.get()
 
     @contextmanager
     def _tx(self, begin: str) -> Iterator[SqliteTx]:
@@ -225,11 +222,7 @@ class SqliteBackend:
         return applied
 
     def close(self) -> None:
-        with self._all_lock:
-            conns, self._all = self._all, []
-        for conn in conns:
-            conn.close()
-        self._local = threading.local()
+        self._conns.close()
 
 
 def _statements(script: str) -> list[str]:

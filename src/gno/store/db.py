@@ -12,7 +12,7 @@ from __future__ import annotations
 import _thread
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 TYPE_CHECKING = False  # not typing's: a cold `gno search` does not import typing
@@ -127,6 +127,33 @@ def _schema_sql() -> str:
     return resources.files("gno.store").joinpath("schema.sql").read_text(encoding="utf-8")
 
 
+class ThreadConnections:
+    """One SQLite connection per thread, opened by `connect` on the thread's first use (a connection
+    is never shared between threads), and `close`, which closes every one (used again, it opens new)."""
+
+    def __init__(self, connect: Callable[[], sqlite3.Connection]) -> None:
+        self._connect = connect
+        #: this thread's connection (`conn`), and what a thread keeps beside it
+        self.local = _thread._local()
+        self._opened: list[sqlite3.Connection] = []
+        self._guard = _thread.allocate_lock()
+
+    def get(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self.local, "conn", None)
+        if conn is None:
+            conn = self.local.conn = self._connect()
+            with self._guard:
+                self._opened.append(conn)
+        return conn
+
+    def close(self) -> None:
+        with self._guard:
+            opened, self._opened = self._opened, []
+        for conn in opened:
+            conn.close()
+        self.local = _thread._local()
+
+
 class Store:
     """One index database: one SQLite connection per thread that uses it, opened on first use."""
 
@@ -134,9 +161,7 @@ class Store:
         """Open the index at `path`, creating it when missing: the index is derived, never required."""
         self.path = os.fspath(path)  # a string: pathlib costs more at start-up than a search
         os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
-        self._local = _thread._local()
-        self._opened: list[sqlite3.Connection] = []
-        self._guard = _thread.allocate_lock()
+        self._conns = ThreadConnections(lambda: self._guarded(self._connect))
         conn = self.conn  # the first connection creates (or migrates) the schema
         if not readonly:
             self._guarded(self._ensure_schema, conn)
@@ -144,20 +169,14 @@ class Store:
     @property
     def conn(self) -> sqlite3.Connection:
         """This thread's connection (WAL: readers on other threads are never blocked by it)."""
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = self._guarded(self._connect)
-            self._local.conn = conn
-            with self._guard:
-                self._opened.append(conn)
-        return conn
+        return self._conns.get()
 
     @property
     def scratch(self) -> dict[str, Any]:
         """This thread's memo of derived query state, beside its connection (gone with `close`)."""
-        memo: dict[str, Any] | None = getattr(self._local, "scratch", None)
+        memo: dict[str, Any] | None = getattr(self._conns.local, "scratch", None)
         if memo is None:
-            memo = self._local.scratch = {}
+            memo = self._conns.local.scratch = {}
         return memo
 
     def _connect(self) -> sqlite3.Connection:
@@ -235,11 +254,7 @@ class Store:
 
     def close(self) -> None:
         """Close every thread's connection (a closed Store opens new ones if used again)."""
-        with self._guard:
-            opened, self._opened = self._opened, []
-        for conn in opened:
-            conn.close()
-        self._local = _thread._local()
+        self._conns.close()
 
     # -- meta ---------------------------------------------------------------------------
     def get_meta(self, key: str) -> str | None:
