@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from surfaces.conftest import McpDriver, SurfaceEnv
+from surfaces.conftest import CliRun, McpDriver, SurfaceEnv
 
 FLAGS = ("--scope", "--collection", "--supersede", "--predecessor-hash", "--budget", "--limit", "--since")
 
@@ -45,3 +45,17 @@ def test_mcp_server_info_carries_gno_version(mcp_rw: McpDriver) -> None:
             return c.server_info.version
 
     assert asyncio.run(version()) == gno.__version__
+
+
+def test_core_checks_name_the_wire_parameter_and_the_cli_its_flags(
+    env: SurfaceEnv, mcp_rw: McpDriver, cli: CliRun
+) -> None:
+    out = mcp_rw.call("gno_capture", {"content": "   "})
+    assert out.is_error and out.error_code == "VALIDATION"
+    message = out.structured["error"]["message"] if out.structured else ""
+    assert "`content`" in message and "--stdin" not in message, message
+    res = cli("capture", "--json")
+    assert res.exit_code == 1 and res.error_code == "VALIDATION"
+    assert "--stdin or --file" in res.json["error"]["message"]
+    res = cli("embed", "--batch-size", "0")
+    assert res.exit_code == 1 and "--batch-size must be between 1 and 1024" in res.stderr

@@ -72,6 +72,8 @@ CLI_PARAMETERS = {
     "`maxDepth`": "--max-depth",
     "`maxNodes`": "--max-nodes",
     "`maxEdges`": "--max-edges",
+    "`batchSize`": "--batch-size",
+    "`content`: the note's text": "content: text arguments, --stdin or --file",
 }
 
 

@@ -350,7 +350,7 @@ class Semantic:
         in a bounded round, that round is the first pass's: `max_chunks` x its speed-up);
         `first_pass_only` stops after it when it ran."""
         if batch_size < 1 or batch_size > 1024:
-            raise make_error(ErrorCode.VALIDATION, "--batch-size must be between 1 and 1024")
+            raise make_error(ErrorCode.VALIDATION, "`batchSize` must be between 1 and 1024")
         emb = self.embedder()
         fp = emb.fingerprint
         store = self.host.store

@@ -104,7 +104,7 @@ def _frontmatter(req: CaptureRequest, title: str | None, at: str) -> str:
 
 def capture(index: IndexWriter, req: CaptureRequest) -> CaptureResult:
     if not isinstance(req.content, str) or not req.content.strip():
-        raise ValidationError("capture needs content (arguments, --stdin or --file)")
+        raise ValidationError("capture needs `content`: the note's text")
     if len(req.content.encode("utf-8")) > MAX_CAPTURE_BYTES:
         raise ValidationError(f"capture content is over {MAX_CAPTURE_BYTES} bytes")
     if "\x00" in req.content:
