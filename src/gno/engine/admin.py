@@ -8,7 +8,7 @@ edit of `index.yml`, so the next call reads what was written.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from gno.engine.lifecycle import Lifecycle
 from gno.store.db import Store
@@ -31,7 +31,19 @@ if TYPE_CHECKING:
         StatusResult,
         SyncResult,
     )
+    from gno.retrieve.semantic import EmbedProgress
     from gno.writes.rename import CollectionRenamed
+
+    class EmbedOptions(TypedDict, total=False):
+        """How `Semantic.embed` embeds (its keyword options, defaults there), passed on as given."""
+
+        batch_size: int
+        force: bool
+        dry_run: bool
+        progress: EmbedProgress | None
+        lock_wait: float | None
+        max_chunks: int | None
+        first_pass_only: bool
 
 
 class Admin(Lifecycle):
@@ -131,29 +143,8 @@ class Admin(Lifecycle):
                 prune=prune,
             )
 
-    def embed(
-        self,
-        collections: Sequence[str] = (),
-        *,
-        batch_size: int = 8,
-        force: bool = False,
-        dry_run: bool = False,
-        progress: Any = None,
-        lock_wait: float | None = None,
-        max_chunks: int | None = None,
-        first_pass_only: bool = False,
-    ) -> EmbedResult:
-        names = [self.collection(c).name for c in collections]
-        return self.semantic.embed(
-            collections=names,
-            batch_size=batch_size,
-            force=force,
-            dry_run=dry_run,
-            progress=progress,
-            lock_wait=lock_wait,
-            max_chunks=max_chunks,
-            first_pass_only=first_pass_only,
-        )
+    def embed(self, collections: Sequence[str] = (), **options: Unpack[EmbedOptions]) -> EmbedResult:
+        return self.semantic.embed(collections=[self.collection(c).name for c in collections], **options)
 
     def index(
         self,

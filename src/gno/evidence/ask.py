@@ -26,8 +26,19 @@ from gno.evidence.verify import verify_capsule
 from gno.models import AskCitation, AskClaim, AskResult, AskVerification, Capsule, CapsuleEvidence, ContextHint
 
 if TYPE_CHECKING:
+    from typing import TypedDict
+
     from gno.config import GnoConfig
     from gno.retrieve.hybrid import Depth
+
+    class AskOptions(TypedDict, total=False):
+        """The keyword options of `ask` (defaults there), for a caller that passes them on."""
+
+        verify: bool
+        budget_tokens: int
+        collection: str | None
+        depth: Depth
+
 
 QUESTION_COVERAGE = 0.75
 GEN_MAX_TOKENS = 512
@@ -297,5 +308,6 @@ def check_egress(url: str, policy: str) -> None:
             f"egress denied: the evidence comes from collections with policy {policy!r}, which may not be sent to "
             f"{host}; use a generator on {'this machine' if policy == 'local_only' else 'the local network'} or "
             "relax the collection's egressPolicy",
-            code=ErrorCode.EGRESS_DENIED, details={"policy": policy, "host": host},
+            code=ErrorCode.EGRESS_DENIED,
+            details={"policy": policy, "host": host},
         )

@@ -70,9 +70,7 @@ def candidates(
     pool: list[int] = []
     if pq.positives:
         try:
-            pool = [
-                h.doc_id for h in bm25_search(store, compile_fts(pq, any_term=True), f, MEMORY_CANDIDATE_POOL)
-            ]
+            pool = [h.doc_id for h in bm25_search(store, compile_fts(pq, any_term=True), f, MEMORY_CANDIDATE_POOL)]
         except FtsQueryError:
             pool = []
     recs = facts_of(store, pool)
@@ -118,17 +116,10 @@ def candidates(
     return cands, matching
 
 
-def propose(
-    store: Store,
-    coll: str,
-    scopes: list[str],
-    text: str,
-    chash: str,
-    embedder: Embedder | None,
-    unavailable: str = "no embedding model available",
-) -> Proposal:
-    """`existing` (the exact fact, nothing else) when it is stored, else the `candidates`."""
-    cands, matching = candidates(store, coll, scopes, text, chash, embedder, unavailable)
+def propose(found: tuple[list[Similar], Matching]) -> Proposal:
+    """What `candidates` found, as a proposal: `existing` (the exact fact, nothing else) when it is
+    stored, else the `candidates`."""
+    cands, matching = found
     exact = next((c for c in cands if c.match == "exact"), None)
     if exact is not None:
         return Proposal(outcome="existing", record=exact.record, candidates=None, matching=matching)

@@ -105,8 +105,14 @@ def _verify_predecessor(store: Store, coll: str, uri: str, phash: str) -> None:
         )
 
 
-def remember(index: IndexWriter, req: RememberRequest, embedder: Embedder | None = None,
-             semantic_unavailable: str = "no embedding model available", *, key_dir: Path) -> RememberResult:
+def remember(
+    index: IndexWriter,
+    req: RememberRequest,
+    embedder: Embedder | None = None,
+    semantic_unavailable: str = "no embedding model available",
+    *,
+    key_dir: Path,
+) -> RememberResult:
     """`key_dir` holds the guard's marker key (the data directory), read only when the guard is on."""
     caller, session = require_identity(req.caller, req.session)
     text = require_text(req.text)
@@ -151,7 +157,7 @@ def remember(index: IndexWriter, req: RememberRequest, embedder: Embedder | None
         text = guarded.fields["text"] or text
         req.source = guarded.fields.get("source")
         chash = content_hash(text)
-    prop = propose(index.store, coll.name, scopes, text, chash, embedder, semantic_unavailable)
+    prop = propose(candidates(index.store, coll.name, scopes, text, chash, embedder, semantic_unavailable))
     if decision is None or (prop.outcome == "existing" and decision != "supersede" and tracked is None):
         return RememberResult.model_validate(fields(prop))
     matching = Matching.model_validate(fields(prop.matching))

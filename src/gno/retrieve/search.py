@@ -30,9 +30,18 @@ from gno.wire import wire
 
 TYPE_CHECKING = False  # not typing's: a cold `gno search` does not import typing
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, TypedDict, Unpack
 
     from gno.models import SearchHit
+
+    class Assembly(TypedDict, total=False):
+        """How `collect_hits` assembles hits, for a caller that passes them on (its parameters)."""
+
+        full: bool
+        sources: dict[int, list[str]] | None
+        partial: set[int] | None
+        lines: dict[int, int] | None
+        snippets: bool
 
 
 #: hits per page on every surface, at most (the request models declare it)
@@ -114,23 +123,12 @@ def run_bm25(
 
 
 def build_hits(
-    store: Store,
-    scored: list[tuple[int, float]],
-    words: list[str],
-    *,
-    full: bool = False,
-    sources: dict[int, list[str]] | None = None,
-    partial: set[int] | None = None,
-    lines: dict[int, int] | None = None,
-    snippets: bool = True,
+    store: Store, scored: list[tuple[int, float]], words: list[str], **assembly: Unpack[Assembly]
 ) -> list[SearchHit]:
     """`collect_hits` as the pydantic models the hybrid rungs assemble."""
     from gno.models import SearchHit
 
-    found = collect_hits(
-        store, scored, words, full=full, sources=sources, partial=partial, lines=lines, snippets=snippets
-    )
-    return [SearchHit.model_validate(wire(h)) for h in found]
+    return [SearchHit.model_validate(wire(h)) for h in collect_hits(store, scored, words, **assembly)]
 
 
 def collect_hits(
