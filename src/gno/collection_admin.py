@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 
 from gno.errors import ConflictError, ErrorCode, ValidationError, from_exception
 
@@ -23,6 +23,15 @@ if TYPE_CHECKING:
     from gno.models import CollectionInfo, CollectionList, CollectionRemoved, InitResult
     from gno.settings import Settings
     from gno.store.db import Store
+
+    class NewCollectionOptions(TypedDict, total=False):
+        """`NewCollection`'s fields as keyword options (its defaults), for a caller that passes them on."""
+
+        name: str | None
+        pattern: str | None
+        include: Sequence[str]
+        exclude: Sequence[str]
+        memory_managed: bool
 
 
 class NewCollection(NamedTuple):

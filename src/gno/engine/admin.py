@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     # Imported where used: pydantic (config, models), YAML, filelock, pathlib, dataclasses and
     # the sync machinery each cost more than a whole `gno search`, which needs none of them.
 
+    from gno.collection_admin import NewCollectionOptions
     from gno.doctor import DoctorResult
     from gno.hints import ContextAddResult, ContextCheckResult, ContextList, ContextRemoved
     from gno.ingest.sync import ProgressFn
@@ -49,42 +50,23 @@ if TYPE_CHECKING:
 class Admin(Lifecycle):
     """`gno init`, `collection`, `context`, `update`, `embed`, `index`, `status`, `doctor`, `request-status`."""
 
-    def init(
-        self,
-        path: str | None = None,
-        *,
-        name: str | None = None,
-        pattern: str | None = None,
-        include: Sequence[str] = (),
-        exclude: Sequence[str] = (),
-        memory_managed: bool = False,
-    ) -> InitResult:
+    def init(self, path: str | None = None, **new: Unpack[NewCollectionOptions]) -> InitResult:
         from gno import collection_admin as admin
 
         def opened() -> Store:
             self._config = None
             return self.store
 
-        new = admin.NewCollection(name, pattern, include, exclude, memory_managed)
         try:
-            return admin.init(self.settings, path, new, opened)
+            return admin.init(self.settings, path, admin.NewCollection(**new), opened)
         finally:
             self._config = None
 
-    def collection_add(
-        self,
-        path: str,
-        *,
-        name: str | None = None,
-        pattern: str | None = None,
-        include: Sequence[str] = (),
-        exclude: Sequence[str] = (),
-        memory_managed: bool = False,
-    ) -> CollectionInfo:
+    def collection_add(self, path: str, **new: Unpack[NewCollectionOptions]) -> CollectionInfo:
         from gno import collection_admin as admin
 
         try:
-            return admin.add(self.settings, path, admin.NewCollection(name, pattern, include, exclude, memory_managed))
+            return admin.add(self.settings, path, admin.NewCollection(**new))
         finally:
             self._config = None
 
