@@ -47,16 +47,8 @@ class NewCollection(NamedTuple):
 def collection_info(c: CollectionConfig, count: int | None = None) -> CollectionInfo:
     from gno.models import CollectionInfo
 
-    return CollectionInfo(
-        name=c.name,
-        path=c.path,
-        pattern=c.pattern,
-        include=c.include,
-        exclude=c.exclude,
-        memory_managed=c.memory_managed,
-        egress_policy=c.egress_policy,
-        documents=count,
-    )
+    shown = CollectionInfo.model_fields.keys() - {"documents"}  # the rest is the configured collection's
+    return CollectionInfo(**c.model_dump(include=shown), documents=count)
 
 
 def nested_memory_exclude(folder: Path, memory_folder: Path) -> str | None:

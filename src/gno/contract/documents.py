@@ -116,21 +116,8 @@ class CaptureRequest(Request):
     def run(self, engine: Engine, ctx: CallContext) -> CaptureResult:
         from gno.writes.capture import CaptureRequest as Capture
 
-        return engine.capture(
-            Capture(
-                content=self.content,
-                collection=self.collection,
-                title=self.title,
-                path=self.path,
-                folder=self.folder_path,
-                tags=list(self.tags),
-                source=self.source,
-                collision_policy=self.collision_policy,
-                caller=self.caller,
-                lock_wait=ctx.lock_wait,
-                request_id=self.request_id,
-            )
-        )
+        fields = self.fields("folder_path")  # the core calls it `folder`
+        return engine.capture(Capture(**fields, folder=self.folder_path, lock_wait=ctx.lock_wait))
 
 
 class UpdateDocRequest(Request):
