@@ -9,7 +9,7 @@ from __future__ import annotations
 from gno.memory.limits import MEMORY_MAX_FACT_BYTES
 from gno.store import documents as docs
 from gno.store import memory as mstore
-from gno.tuples import NamedTuple
+from gno.tuples import Record
 
 TYPE_CHECKING = False  # not typing's: a cold recall validates and materialises facts without typing or pydantic
 if TYPE_CHECKING:
@@ -101,8 +101,9 @@ def positive_int(v: Any, name: str) -> int:
     return v
 
 
-class Fact(NamedTuple):
-    """`gno.models.memory_results.MemoryRecord` as plain data."""
+class Fact(Record):
+    """A fact record as plain data (the fields of `gno.models.memory_results.MemoryRecord`, which
+    derives from it)."""
 
     uri: str
     docid: str
@@ -115,7 +116,7 @@ class Fact(NamedTuple):
     content_hash: str
     supersedes: list[str]
     source: str | None = None
-    valid_from: str | None = None
+    valid_from: str | None = None  # the event time, when the caller gave one (`--valid-from`)
 
 
 def facts_of(store: Store, doc_ids: Sequence[int]) -> dict[int, Fact]:

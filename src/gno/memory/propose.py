@@ -22,26 +22,30 @@ from gno.memory.limits import (
 from gno.retrieve.grammar import compile_fts, parse_query
 from gno.store import memory as mstore
 from gno.store.fts import DocFilter, FtsQueryError, bm25_search
-from gno.tuples import NamedTuple
+from gno.tuples import NamedTuple, Record
 
 TYPE_CHECKING = False  # not typing's: a cold proposal imports neither typing nor pydantic
 if TYPE_CHECKING:
+    from typing import Literal
+
     from gno.embed.base import Embedder
     from gno.store.db import Store
 
 
-class Similar(NamedTuple):
-    """`gno.models.memory_results.Candidate` as plain data."""
+class Similar(Record):
+    """A stored fact like the proposed one (the fields of `gno.models.memory_results.Candidate`,
+    which derives from it)."""
 
     record: Fact
     similarity: float
-    match: str  # exact | likely | weak
+    match: Literal["exact", "likely", "weak"]
 
 
-class Matching(NamedTuple):
-    """`gno.models.memory_results.Matching` as plain data."""
+class Matching(Record):
+    """How the candidates were matched (the fields of `gno.models.memory_results.Matching`, which
+    derives from it)."""
 
-    mode: str  # semantic | lexical
+    mode: Literal["semantic", "lexical"]
     threshold: float
     pool_size: int
     semantic_unavailable: str | None = None
@@ -77,7 +81,7 @@ def candidates(
     records = [recs[i] for i in pool if i in recs]
     reason = None
     sims: list[float] = []
-    mode = "lexical"
+    mode: Literal["semantic", "lexical"] = "lexical"
     threshold = MEMORY_LEXICAL_LIKELY_THRESHOLD
     if embedder is not None and records:
         try:
@@ -100,7 +104,7 @@ def candidates(
             sims.append(1.0)
     cands = []
     for r, s in zip(records, sims, strict=True):
-        match = "weak"
+        match: Literal["exact", "likely", "weak"] = "weak"
         if r.content_hash == chash:
             match = "exact"
         elif s >= threshold:

@@ -14,7 +14,7 @@ result carries the same fixed hint on every surface, naming the write path.
 
 from __future__ import annotations
 
-from gno.memory.inputs import facts_of, positive_int, require_identity
+from gno.memory.inputs import Fact, facts_of, positive_int, require_identity
 from gno.memory.limits import (
     MEMORY_EMPTY_RECALL_HINT,
     MEMORY_HYBRID_RRF_K,
@@ -29,12 +29,12 @@ from gno.memory.receipts import Issued, make_receipt
 from gno.retrieve.fusion import rrf_scores
 from gno.retrieve.grammar import compile_fts, content_query, parse_query
 from gno.store.fts import REBUILD_HINT, DocFilter, FtsQueryError, bm25_search
-from gno.tuples import NamedTuple
+from gno.tuples import NamedTuple, Record
 
 TYPE_CHECKING = False  # not typing's: a cold `gno recall` imports neither typing nor pydantic
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
-    from typing import Any, Protocol
+    from typing import Any, Literal, Protocol
 
     from gno.egress import Lineage
     from gno.index import IndexReader
@@ -62,46 +62,35 @@ class RecallRequest(NamedTuple):
     as_of: Any = None
 
 
-class RecalledFact(NamedTuple):
-    """`gno.models.memory_results.MemoryFact` as plain data: a fact record, its span hash, score and lineage."""
+class RecalledFact(Fact):
+    """A fact record, its span hash, score and lineage (the fields of
+    `gno.models.memory_results.MemoryFact`, which derives from it)."""
 
-    uri: str
-    docid: str
-    record_id: str
-    text: str
-    scopes: list[str]
-    caller: str
-    session: str
-    created_at: str
-    content_hash: str
-    supersedes: list[str]
-    source: str | None
-    valid_from: str | None
     span_hash: str
     score: float
     egress_lineage: Lineage
 
 
-class Budget(NamedTuple):
+class Budget(Record):
     max_facts: int
     max_tokens: int
     used_tokens: int
     omitted: int
 
 
-class Retrieval(NamedTuple):
-    mode: str  # lexical | hybrid
+class Retrieval(Record):
+    mode: Literal["lexical", "hybrid"]
     semantic_unavailable: str | None = None
 
 
-class Recalled(NamedTuple):
-    """`gno.models.memory_results.RecallResult` as plain data."""
+class Recalled(Record):
+    """A recall (the fields of `gno.models.memory_results.RecallResult`, which derives from it)."""
 
-    facts: list[RecalledFact]
+    facts: Sequence[RecalledFact]
     receipt: Issued
     budget: Budget
     retrieval: Retrieval
-    egress_lineage: Lineage | None = None
+    egress_lineage: Lineage | None  # None when nothing was recalled (the model's default)
     hint: str | None = None
 
 
@@ -182,7 +171,7 @@ def recall_facts(
                 raise
             bm25_ids = []  # nothing searchable lexically: the vector leg may still answer
         legs: list[list[int]] = [bm25_ids]
-        mode = "lexical"
+        mode: Literal["lexical", "hybrid"] = "lexical"
         reason = semantic_unavailable
         if vector_leg is not None:
             from gno.errors import GnoError
@@ -214,7 +203,8 @@ def recall_facts(
         if used + t > max_tokens:
             continue
         used += t
-        facts.append(RecalledFact(*rec, span_hash=rec.content_hash, score=round(score, 6), egress_lineage=lin))
+        fact = RecalledFact(**rec._asdict(), span_hash=rec.content_hash, score=round(score, 6), egress_lineage=lin)
+        facts.append(fact)
     from gno.clock import now_iso
 
     receipt = make_receipt(caller, session, now_iso(), [x.docid for x in facts], [x.content_hash for x in facts])

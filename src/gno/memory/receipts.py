@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from gno.tuples import NamedTuple
+from gno.tuples import Record
 
 TYPE_CHECKING = False  # not typing's: a cold recall issues receipts without typing, pydantic or the error table
 if TYPE_CHECKING:
@@ -23,8 +23,8 @@ if TYPE_CHECKING:
     from gno.models.memory_results import Receipt
 
 
-class Issued(NamedTuple):
-    """`gno.models.memory_results.Receipt` as plain data: what a recall issues."""
+class Issued(Record):
+    """What a recall issues (the fields of `gno.models.memory_results.Receipt`, which derives from it)."""
 
     caller: str
     session: str

@@ -6,71 +6,44 @@ from typing import Literal
 
 from pydantic import Field
 
+from gno.memory import inputs, propose, recall, receipts
 from gno.models.common import EgressLineage, GnoModel, RequestInfo
 
 
-class MemoryRecord(GnoModel):
-    uri: str
-    docid: str
-    record_id: str
-    text: str
-    scopes: list[str]
-    caller: str
-    session: str
-    created_at: str
-    content_hash: str
+class MemoryRecord(GnoModel, inputs.Fact):
     supersedes: list[str] = Field(default_factory=list)
-    source: str | None = None
-    valid_from: str | None = None  # the event time, when the caller gave one (`--valid-from`)
 
 
-class MemoryFact(MemoryRecord):
-    span_hash: str
-    score: float
+class MemoryFact(MemoryRecord, recall.RecalledFact):
     egress_lineage: EgressLineage
 
 
-class Receipt(GnoModel):
-    caller: str
-    session: str
-    issued_at: str
-    memory_ids: list[str]
-    span_hashes: list[str]
-    digest: str
+class Receipt(GnoModel, receipts.Issued):
+    pass
 
 
-class RecallBudget(GnoModel):
-    max_facts: int
-    max_tokens: int
-    used_tokens: int
-    omitted: int
+class RecallBudget(GnoModel, recall.Budget):
+    pass
 
 
-class RetrievalInfo(GnoModel):
-    mode: Literal["lexical", "hybrid"]
-    semantic_unavailable: str | None = None
+class RetrievalInfo(GnoModel, recall.Retrieval):
+    pass
 
 
-class RecallResult(GnoModel):
+class RecallResult(GnoModel, recall.Recalled):
     facts: list[MemoryFact]
     receipt: Receipt
     budget: RecallBudget
     retrieval: RetrievalInfo
     egress_lineage: EgressLineage | None = None
-    hint: str | None = None
 
 
-class Candidate(GnoModel):
+class Candidate(GnoModel, propose.Similar):
     record: MemoryRecord
-    similarity: float
-    match: Literal["exact", "likely", "weak"]
 
 
-class Matching(GnoModel):
-    mode: Literal["semantic", "lexical"]
-    threshold: float
-    pool_size: int
-    semantic_unavailable: str | None = None
+class Matching(GnoModel, propose.Matching):
+    pass
 
 
 class SyncStatus(GnoModel):
