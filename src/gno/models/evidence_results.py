@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import Field
 
-from gno import change_reads
+from gno import change_reads, doc_reads
 from gno.models.common import EgressLineage, GnoModel
 
 
@@ -97,19 +97,11 @@ class DiffResult(GnoModel):
     content: dict[str, str]
 
 
-class LinkItem(GnoModel):
-    uri: str
-    docid: str
-    title: str
-    edge_type: str
-    confidence: str
-    line: int | None = None
-    target_ref: str
+class LinkItem(GnoModel, doc_reads.LinkItem):
+    pass
 
 
-class LinksResult(GnoModel):
-    uri: str
-    direction: str  # out | in
+class LinksResult(GnoModel, doc_reads.Links):
     links: list[LinkItem]
 
 
