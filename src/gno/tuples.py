@@ -65,12 +65,19 @@ class Record:
     by keyword, compares by value and is not changed once built (`_replace` makes a new one), like
     the NamedTuples it stands beside; `_fields` and `_field_defaults` say the same as theirs, so
     `gno.wire` dumps both alike. A subclass adds fields after its base's.
+
+    A model restates a field only to give it a model type (a nested record's model) or a list
+    default, and never one the record gives a default (pydantic warns of the shadowed attribute).
+    The record's module imports typing names (`Any`, `Literal`) for type checkers only, so pydantic
+    resolves them in the model's module, which imports them.
     """
 
     __slots__ = ()
     if TYPE_CHECKING:  # set for each subclass; not annotations a model would take for fields
         _fields: ClassVar[tuple[str, ...]]
         _field_defaults: ClassVar[dict[str, Any]]
+        _names: ClassVar[frozenset[str]]
+        _required: ClassVar[frozenset[str]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -80,15 +87,14 @@ class Record:
                 names.update(dict.fromkeys(base.__dict__.get("__annotations__", {})))
         cls._fields = tuple(names)
         cls._field_defaults = {n: getattr(cls, n) for n in names if hasattr(cls, n)}
+        cls._names = frozenset(names)
+        cls._required = cls._names - cls._field_defaults.keys()
 
     def __init__(self, **values: Any) -> None:
-        for name in self._fields:
-            if name in values:
-                object.__setattr__(self, name, values.pop(name))
-            elif name not in self._field_defaults:
-                raise TypeError(f"{type(self).__name__}() missing the field {name!r}")
-        if values:
-            raise TypeError(f"{type(self).__name__}() has no field {next(iter(values))!r}")
+        if not self._required <= values.keys() <= self._names:
+            missing, unknown = sorted(self._required - values.keys()), sorted(values.keys() - self._names)
+            raise TypeError(f"{type(self).__name__}(): missing fields {missing}, unknown fields {unknown}")
+        self.__dict__.update(values)  # a field left out reads its default from the class
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is a record: make a new one with _replace")
