@@ -134,7 +134,9 @@ class UpdateDocRequest(Request):
         return v if v.startswith(("#", "gno://")) or "/" in v else "#" + v
 
     def run(self, engine: Engine, ctx: CallContext) -> DocUpdateResult:
-        return engine.update_doc(self.ref, self.content, self.expected_source_hash, ctx.lock_wait, self.request_id)
+        return engine.update_doc(
+            self.ref, self.content, self.expected_source_hash, lock_wait=ctx.lock_wait, request_id=self.request_id
+        )
 
 
 class RequestStatusRequest(Request):

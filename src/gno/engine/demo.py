@@ -69,4 +69,6 @@ def _demo(root: Path, query: str, *, kept: bool) -> DemoResult:
         )
     finally:
         engine.close()
-    return DemoResult(home=str(root), home_kept=kept, sync=sync, search=result, remember=remembered, recall=recalled)
+    return DemoResult(
+        home=str(root), home_kept=kept, sync=sync, search=result, remember=remembered, recall=recalled
+    )

@@ -308,6 +308,5 @@ def check_egress(url: str, policy: str) -> None:
             f"egress denied: the evidence comes from collections with policy {policy!r}, which may not be sent to "
             f"{host}; use a generator on {'this machine' if policy == 'local_only' else 'the local network'} or "
             "relax the collection's egressPolicy",
-            code=ErrorCode.EGRESS_DENIED,
-            details={"policy": policy, "host": host},
+            code=ErrorCode.EGRESS_DENIED, details={"policy": policy, "host": host},
         )

@@ -105,14 +105,8 @@ def _verify_predecessor(store: Store, coll: str, uri: str, phash: str) -> None:
         )
 
 
-def remember(
-    index: IndexWriter,
-    req: RememberRequest,
-    embedder: Embedder | None = None,
-    semantic_unavailable: str = "no embedding model available",
-    *,
-    key_dir: Path,
-) -> RememberResult:
+def remember(index: IndexWriter, req: RememberRequest, embedder: Embedder | None = None,
+             semantic_unavailable: str = "no embedding model available", *, key_dir: Path) -> RememberResult:
     """`key_dir` holds the guard's marker key (the data directory), read only when the guard is on."""
     caller, session = require_identity(req.caller, req.session)
     text = require_text(req.text)
