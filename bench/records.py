@@ -3,7 +3,7 @@
 The hits of a cold `gno search` are `gno.tuples.Record`s (the fields their pydantic model derives
 from); before, they were NamedTuples of the same fields. This times, in one process, building
 `--hits` hits with every field given by keyword and dumping them with `gno.wire.wire`, for the
-shipped `gno.retrieve.search.Hit` and for a NamedTuple of its fields: the minimum of `--repeat`
+shipped `gno.hit_records.Hit` and for a NamedTuple of its fields: the minimum of `--repeat`
 runs of `--number` pages each, per page.
 
     nice -n 10 python bench/records.py [--hits 100] [--number 200] [--repeat 5]
@@ -16,7 +16,7 @@ import timeit
 from collections import namedtuple
 from typing import Any
 
-from gno.retrieve.search import Hit, LineSpan
+from gno.hit_records import Hit, LineSpan
 from gno.wire import wire
 
 #: what `Hit` was: a NamedTuple of its fields and defaults (the defaulted ones are the last)

@@ -61,7 +61,8 @@ def test_the_shim_refuses_what_typing_refuses() -> None:
 
 
 def test_records_of_the_search_path_pickle_and_compare() -> None:
-    from gno.retrieve.search import LineSpan, SearchOptions
+    from gno.hit_records import LineSpan
+    from gno.retrieve.search import SearchOptions
 
     assert SearchOptions() == (10, 0.0, False, False)
     assert pickle.loads(pickle.dumps(SearchOptions(5))) == SearchOptions(limit=5)
@@ -104,14 +105,12 @@ def test_a_record_refuses_what_a_namedtuple_refuses() -> None:
 
 
 def test_a_model_takes_its_records_fields_in_order() -> None:
-    from gno import models
-    from gno.memory import recall
-    from gno.retrieve import search
+    from gno import hit_records, memory_records, models
     from gno.wire import fields, wire
 
-    assert tuple(models.MemoryFact.model_fields) == recall.RecalledFact._fields
-    assert tuple(models.SearchHit.model_fields) == search.Hit._fields
+    assert tuple(models.MemoryFact.model_fields) == memory_records.RecalledFact._fields
+    assert tuple(models.SearchHit.model_fields) == hit_records.Hit._fields
     assert models.SearchHit.model_fields["tags"].default_factory is list  # restated: a list default
-    span = search.LineSpan(start_line=2, end_line=3)
+    span = hit_records.LineSpan(start_line=2, end_line=3)
     model = models.LineRange.model_validate(fields(span))
-    assert isinstance(model, search.LineSpan) and model.dump() == wire(span) == {"startLine": 2, "endLine": 3}
+    assert isinstance(model, hit_records.LineSpan) and model.dump() == wire(span) == {"startLine": 2, "endLine": 3}

@@ -10,7 +10,7 @@ the `candidates`. Plain data (the fields, in the order, of `gno.models.memory_re
 
 from __future__ import annotations
 
-from gno.memory.inputs import Fact, facts_of
+from gno.memory.inputs import facts_of
 from gno.memory.limits import (
     MEMORY_CANDIDATE_POOL,
     MEMORY_LEXICAL_LIKELY_THRESHOLD,
@@ -19,10 +19,11 @@ from gno.memory.limits import (
     normalize_text,
     token_set,
 )
+from gno.memory_records import Fact, Matching, Similar
 from gno.retrieve.grammar import compile_fts, parse_query
 from gno.store import memory as mstore
 from gno.store.fts import DocFilter, FtsQueryError, bm25_search
-from gno.tuples import NamedTuple, Record
+from gno.tuples import NamedTuple
 
 TYPE_CHECKING = False  # not typing's: a cold proposal imports neither typing nor pydantic
 if TYPE_CHECKING:
@@ -30,25 +31,6 @@ if TYPE_CHECKING:
 
     from gno.embed.base import Embedder
     from gno.store.db import Store
-
-
-class Similar(Record):
-    """A stored fact like the proposed one (the fields of `gno.models.memory_results.Candidate`,
-    which derives from it)."""
-
-    record: Fact
-    similarity: float
-    match: Literal["exact", "likely", "weak"]
-
-
-class Matching(Record):
-    """How the candidates were matched (the fields of `gno.models.memory_results.Matching`, which
-    derives from it)."""
-
-    mode: Literal["semantic", "lexical"]
-    threshold: float
-    pool_size: int
-    semantic_unavailable: str | None = None
 
 
 class Proposal(NamedTuple):

@@ -14,7 +14,7 @@ result carries the same fixed hint on every surface, naming the write path.
 
 from __future__ import annotations
 
-from gno.memory.inputs import Fact, facts_of, positive_int, require_identity
+from gno.memory.inputs import facts_of, positive_int, require_identity
 from gno.memory.limits import (
     MEMORY_EMPTY_RECALL_HINT,
     MEMORY_HYBRID_RRF_K,
@@ -25,18 +25,18 @@ from gno.memory.limits import (
     MEMORY_TOKEN_BYTES_ESTIMATE,
     validate_scopes,
 )
-from gno.memory.receipts import Issued, make_receipt
+from gno.memory.receipts import make_receipt
+from gno.memory_records import Budget, Recalled, RecalledFact, Retrieval
 from gno.retrieve.fusion import rrf_scores
 from gno.retrieve.grammar import compile_fts, content_query, parse_query
 from gno.store.fts import REBUILD_HINT, DocFilter, FtsQueryError, bm25_search
-from gno.tuples import NamedTuple, Record
+from gno.tuples import NamedTuple
 
 TYPE_CHECKING = False  # not typing's: a cold `gno recall` imports neither typing nor pydantic
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Any, Literal, Protocol
 
-    from gno.egress import Lineage
     from gno.index import IndexReader
     from gno.models.memory_results import RecallResult
     from gno.store.db import Store
@@ -60,38 +60,6 @@ class RecallRequest(NamedTuple):
     max_facts: Any = MEMORY_RECALL_MAX_FACTS
     max_tokens: Any = MEMORY_RECALL_MAX_TOKENS
     as_of: Any = None
-
-
-class RecalledFact(Fact):
-    """A fact record, its span hash, score and lineage (the fields of
-    `gno.models.memory_results.MemoryFact`, which derives from it)."""
-
-    span_hash: str
-    score: float
-    egress_lineage: Lineage
-
-
-class Budget(Record):
-    max_facts: int
-    max_tokens: int
-    used_tokens: int
-    omitted: int
-
-
-class Retrieval(Record):
-    mode: Literal["lexical", "hybrid"]
-    semantic_unavailable: str | None = None
-
-
-class Recalled(Record):
-    """A recall (the fields of `gno.models.memory_results.RecallResult`, which derives from it)."""
-
-    facts: Sequence[RecalledFact]
-    receipt: Issued
-    budget: Budget
-    retrieval: Retrieval
-    egress_lineage: Lineage | None  # None when nothing was recalled (the model's default)
-    hint: str | None = None
 
 
 def estimate_tokens(text: str) -> int:

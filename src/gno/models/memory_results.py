@@ -6,31 +6,31 @@ from typing import Literal
 
 from pydantic import Field
 
-from gno.memory import inputs, propose, recall, receipts
+from gno import memory_records as records
 from gno.models.common import EgressLineage, GnoModel, RequestInfo
 
 
-class MemoryRecord(GnoModel, inputs.Fact):
+class MemoryRecord(GnoModel, records.Fact):
     supersedes: list[str] = Field(default_factory=list)
 
 
-class MemoryFact(MemoryRecord, recall.RecalledFact):
+class MemoryFact(MemoryRecord, records.RecalledFact):
     egress_lineage: EgressLineage
 
 
-class Receipt(GnoModel, receipts.Issued):
+class Receipt(GnoModel, records.Issued):
     pass
 
 
-class RecallBudget(GnoModel, recall.Budget):
+class RecallBudget(GnoModel, records.Budget):
     pass
 
 
-class RetrievalInfo(GnoModel, recall.Retrieval):
+class RetrievalInfo(GnoModel, records.Retrieval):
     pass
 
 
-class RecallResult(GnoModel, recall.Recalled):
+class RecallResult(GnoModel, records.Recalled):
     facts: list[MemoryFact]
     receipt: Receipt
     budget: RecallBudget
@@ -38,11 +38,11 @@ class RecallResult(GnoModel, recall.Recalled):
     egress_lineage: EgressLineage | None = None
 
 
-class Candidate(GnoModel, propose.Similar):
+class Candidate(GnoModel, records.Similar):
     record: MemoryRecord
 
 
-class Matching(GnoModel, propose.Matching):
+class Matching(GnoModel, records.Matching):
     pass
 
 

@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Literal  # noqa: F401 - pydantic resolves `search.Hit.match` here
+from typing import Literal  # noqa: F401 - pydantic resolves `hit_records.Hit.match` here
 
 from pydantic import Field
 
+from gno import hit_records
 from gno.models.common import GnoModel
-from gno.retrieve import search
 
 
-class LineRange(GnoModel, search.LineSpan):
+class LineRange(GnoModel, hit_records.LineSpan):
     pass
 
 
-class SearchHit(GnoModel, search.Hit):
+class SearchHit(GnoModel, hit_records.Hit):
     snippet_range: LineRange
     tags: list[str] = Field(default_factory=list)
 
 
-class SearchMeta(GnoModel, search.PageMeta):
+class SearchMeta(GnoModel, hit_records.PageMeta):
     pass
 
 

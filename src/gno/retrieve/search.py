@@ -11,27 +11,28 @@ Scores are normalised per query to 0..1 (best hit = 1.0) and are not comparable 
 queries; partial matches score below the weakest full match. Hits carry docid, uri, title,
 collection, the best-matching line and its span.
 
-Results are plain records: the hits and their meta declare the fields of `gno.models.SearchHit`
-and `SearchMeta` (which derive from them), and `gno.models.SearchResult` is built from a page's
-wire form: a cold `gno search` prints them without importing pydantic or dataclasses.
+Results are plain records (`gno.hit_records`, whose fields `gno.models.SearchHit` and
+`SearchMeta` derive), and `gno.models.SearchResult` is built from a page's wire form: a cold
+`gno search` prints them without importing pydantic or dataclasses.
 """
 
 from __future__ import annotations
 
 import time
 
+from gno.hit_records import Hit, LineSpan, PageMeta
 from gno.retrieve.grammar import FUNCTION_WORDS, ParsedQuery, compile_fts, content_query, parse_query
 from gno.retrieve.snippets import SNIPPET_WINDOW, Snippet, pick_snippet
 from gno.store.db import Store
 from gno.store.fts import REBUILD_HINT, BM25Hit, DocFilter, FtsQueryError, bm25_search, count_matches
 from gno.store.hits import hit_docs
 from gno.store.segments import match_expressions
-from gno.tuples import NamedTuple, Record
+from gno.tuples import NamedTuple
 from gno.wire import wire
 
 TYPE_CHECKING = False  # not typing's: a cold `gno search` does not import typing
 if TYPE_CHECKING:
-    from typing import Any, Literal, TypedDict, Unpack
+    from typing import Any, TypedDict, Unpack
 
     from gno.models import SearchHit
 
@@ -61,48 +62,6 @@ class SearchOptions(NamedTuple):
 #: every surface's defaults: the request models (`gno.contract.retrieve`) declare them, and a cold
 #: `gno search` reads them here without importing pydantic
 DEFAULTS = SearchOptions()
-
-
-class LineSpan(Record):
-    start_line: int
-    end_line: int
-
-
-class Hit(Record):
-    """One hit (the fields of `gno.models.SearchHit`, which derives from it)."""
-
-    docid: str
-    uri: str
-    title: str
-    collection: str
-    rel_path: str
-    score: float
-    line: int
-    snippet: str
-    snippet_range: LineSpan
-    tags: list[str]
-    body: str | None = None
-    body_start_line: int | None = None
-    sources: list[str] | None = None
-    #: `search` only: "all" when the document contains every content word, "partial" when it
-    #: filled the list matching some of them
-    match: Literal["all", "partial"] | None = None
-    #: a memory fact that a newer fact replaced (`remember --supersede`): the successor's uri. Such
-    #: facts stay searchable (they are files like any other) but are marked on every surface;
-    #: `recall` never returns them
-    superseded_by: str | None = None
-    #: the context hints that apply to the document (global, collection, prefixes broad to specific)
-    context: list[str] | None = None
-
-
-class PageMeta(Record):
-    total_results: int
-    mode: str = "bm25"
-    collection: str | None = None
-    elapsed_ms: float | None = None
-    notes: list[str] | None = None
-    #: `search` only: how many of the results match some but not all of the query's words
-    partial_results: int | None = None
 
 
 class SearchPage(NamedTuple):
