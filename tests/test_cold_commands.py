@@ -20,7 +20,7 @@ import click
 import pytest
 from pydantic import BaseModel
 
-from gno import change_reads, doc_reads, egress, models, status_reads
+from gno import change_reads, doc_reads, egress, memory_records, models, status_reads
 from gno.cli.cold import Spec
 from gno.cli.cold_memory import SPECS as MEMORY_SPECS
 from gno.cli.cold_read import SPECS
@@ -29,7 +29,7 @@ from gno.cli.cold_status import SPEC as STATUS_SPEC
 from gno.cli.main import cli
 from gno.contract import capability
 from gno.engine import Engine
-from gno.memory import inputs, propose, recall, receipts
+from gno.memory import propose
 from gno.memory.remember import RememberRequest
 from gno.models import memory_results as memory_models
 from gno.settings import Settings
@@ -240,14 +240,14 @@ RECORDS: list[tuple[type[tuple[object, ...]], type[BaseModel]]] = [
     (change_reads.Changes, models.ChangesResult),
     (egress.Source, models.EgressSource),
     (egress.Lineage, models.EgressLineage),
-    (inputs.Fact, memory_models.MemoryRecord),
-    (recall.RecalledFact, memory_models.MemoryFact),
-    (receipts.Issued, memory_models.Receipt),
-    (recall.Budget, memory_models.RecallBudget),
-    (recall.Retrieval, memory_models.RetrievalInfo),
-    (recall.Recalled, memory_models.RecallResult),
-    (propose.Similar, memory_models.Candidate),
-    (propose.Matching, memory_models.Matching),
+    (memory_records.Fact, memory_models.MemoryRecord),
+    (memory_records.RecalledFact, memory_models.MemoryFact),
+    (memory_records.Issued, memory_models.Receipt),
+    (memory_records.Budget, memory_models.RecallBudget),
+    (memory_records.Retrieval, memory_models.RetrievalInfo),
+    (memory_records.Recalled, memory_models.RecallResult),
+    (memory_records.Similar, memory_models.Candidate),
+    (memory_records.Matching, memory_models.Matching),
     (propose.Proposal, memory_models.RememberResult),  # what a proposal has: the write's fields follow
     (status_reads.IngestErrorInfo, models.IngestErrorInfo),
     (status_reads.CollectionStatus, models.CollectionStatus),

@@ -1,25 +1,25 @@
 """The change journal as plain data: a page of `gno changes`, and one event as `diff` reports it.
 
 The engine (through `gno.evidence.delta`) and a cold `gno changes` (`gno.cli.cold_read`) compose
-`read_changes`; its records have the fields, in the order, of `gno.models.ChangesResult`, so they
-dump as the model dumps itself. Cursors are opaque (`c<id>`); a cursor older than the journal's
-retention (`gno.store.documents.JOURNAL_RETENTION` events) is reported as expired with the
-earliest and latest cursors.
+`read_changes`; its records declare the fields of `gno.models.ChangesResult` and its parts, which
+derive from them, so they dump as the model dumps itself. Cursors are opaque (`c<id>`); a cursor
+older than the journal's retention (`gno.store.documents.JOURNAL_RETENTION` events) is reported
+as expired with the earliest and latest cursors.
 """
 
 from __future__ import annotations
 
-from gno.tuples import NamedTuple
+from gno.tuples import Record
 
 TYPE_CHECKING = False  # not typing's: a cold `gno changes` imports neither typing nor pydantic
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from typing import Any
 
     from gno.store.db import Store
 
 
-class ChangeEvent(NamedTuple):
+class ChangeEvent(Record):
     id: str
     kind: str  # create | update | rename | inactivate | reactivate
     collection: str
@@ -29,7 +29,7 @@ class ChangeEvent(NamedTuple):
     structure_delta: dict[str, Any] | None = None
 
 
-class ChangePage(NamedTuple):
+class ChangePage(Record):
     next_cursor: str | None = None
     earliest_cursor: str | None = None
     latest_cursor: str | None = None
@@ -37,11 +37,11 @@ class ChangePage(NamedTuple):
     truncated: bool = False
 
 
-class Changes(NamedTuple):
-    """`gno.models.ChangesResult` as plain data."""
+class Changes(Record):
+    """A page of the journal (`gno.models.ChangesResult` as plain data)."""
 
     schema_version: str
-    changes: list[ChangeEvent]
+    changes: Sequence[ChangeEvent]
     page: ChangePage
 
 

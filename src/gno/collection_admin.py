@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 
 from gno.errors import ConflictError, ErrorCode, ValidationError, from_exception
 
@@ -23,6 +23,15 @@ if TYPE_CHECKING:
     from gno.models import CollectionInfo, CollectionList, CollectionRemoved, InitResult
     from gno.settings import Settings
     from gno.store.db import Store
+
+    class NewCollectionOptions(TypedDict, total=False):
+        """`NewCollection`'s fields as keyword options (its defaults), for a caller that passes them on."""
+
+        name: str | None
+        pattern: str | None
+        include: Sequence[str]
+        exclude: Sequence[str]
+        memory_managed: bool
 
 
 class NewCollection(NamedTuple):
@@ -38,16 +47,8 @@ class NewCollection(NamedTuple):
 def collection_info(c: CollectionConfig, count: int | None = None) -> CollectionInfo:
     from gno.models import CollectionInfo
 
-    return CollectionInfo(
-        name=c.name,
-        path=c.path,
-        pattern=c.pattern,
-        include=c.include,
-        exclude=c.exclude,
-        memory_managed=c.memory_managed,
-        egress_policy=c.egress_policy,
-        documents=count,
-    )
+    shown = CollectionInfo.model_fields.keys() - {"documents"}  # the rest is the configured collection's
+    return CollectionInfo(**c.model_dump(include=shown), documents=count)
 
 
 def nested_memory_exclude(folder: Path, memory_folder: Path) -> str | None:

@@ -2,14 +2,14 @@
 
 The engine and a cold CLI process (`gno.cli.cold_read`) compose the same functions: they take
 the store and the collections' folders (`roots`: a name's configured path, or an error) and
-return NamedTuples with the fields, in the order, of the result models (`gno.models`), so
-`gno.wire.wire` dumps them as the models dump themselves and the CLI's renderers read either.
+return records that declare the fields of the result models (`gno.models`), which derive from
+them, so `gno.wire.wire` dumps them as the models dump themselves and the CLI's renderers read either.
 No pydantic, YAML or typing on this path: a cold `gno get` costs little more than the query.
 """
 
 from __future__ import annotations
 
-from gno.tuples import NamedTuple
+from gno.tuples import Record
 
 TYPE_CHECKING = False  # not typing's: a cold read does not import typing
 if TYPE_CHECKING:
@@ -21,13 +21,13 @@ if TYPE_CHECKING:
     Roots = Callable[[str], str]
 
 
-class ReturnedLines(NamedTuple):
+class ReturnedLines(Record):
     start: int
     end: int
 
 
-class Document(NamedTuple):
-    """`gno.models.DocumentResult` as plain data."""
+class Document(Record):
+    """One document read (the fields of `gno.models.DocumentResult`)."""
 
     docid: str
     uri: str
@@ -41,25 +41,27 @@ class Document(NamedTuple):
     total_lines: int
     returned_lines: ReturnedLines
     content: str
+    #: the original file, base64 (only when asked with `source`): the PDF behind a converted mirror
     source_base64: str | None = None
+    #: set when the content is a markdown mirror converted from another format (`id@version+libraries`)
     converter: str | None = None
 
 
-class RefFailure(NamedTuple):
+class RefFailure(Record):
     ref: str
     code: str
     message: str
 
 
-class Documents(NamedTuple):
-    """`gno.models.MultiGetResult` as plain data."""
+class Documents(Record):
+    """Several documents read (the fields of `gno.models.MultiGetResult`)."""
 
-    documents: list[Document]
-    errors: list[RefFailure]
+    documents: Sequence[Document]
+    errors: Sequence[RefFailure]
     truncated: bool = False
 
 
-class ListEntry(NamedTuple):
+class ListEntry(Record):
     docid: str
     uri: str
     title: str
@@ -67,12 +69,12 @@ class ListEntry(NamedTuple):
     rel_path: str
 
 
-class Listing(NamedTuple):
-    """`gno.models.LsResult` as plain data."""
+class Listing(Record):
+    """A page of indexed documents (the fields of `gno.models.LsResult`)."""
 
     scope: str | None
-    entries: list[ListEntry]
-    total: int
+    entries: Sequence[ListEntry]
+    total: int  # documents in scope; `entries` is the page [offset, offset + limit)
     offset: int = 0
     limit: int | None = None
 
@@ -232,22 +234,22 @@ def list_documents(
     return Listing(scope=scope, entries=entries, total=total, offset=offset, limit=limit)
 
 
-class LinkItem(NamedTuple):
+class LinkItem(Record):
     uri: str
     docid: str
     title: str
     edge_type: str
     confidence: str
-    line: int | None
+    line: int | None = None
     target_ref: str
 
 
-class Links(NamedTuple):
-    """`gno.models.LinksResult` as plain data."""
+class Links(Record):
+    """A document's links one way (the fields of `gno.models.LinksResult`)."""
 
     uri: str
-    direction: str
-    links: list[LinkItem]
+    direction: str  # out | in
+    links: Sequence[LinkItem]
 
 
 def read_links(store: Store, ref: str, *, backlinks: bool = False) -> Links:
@@ -263,5 +265,6 @@ def read_links(store: Store, ref: str, *, backlinks: bool = False) -> Links:
     for e in edges:
         other = rows.get(e.source if backlinks else e.target)
         if other is not None:
-            items.append(LinkItem(other.uri, other.docid, other.title, e.edge_type, e.confidence, e.line, e.target_ref))
+            edge = {"edge_type": e.edge_type, "confidence": e.confidence, "target_ref": e.target_ref}
+            items.append(LinkItem(uri=other.uri, docid=other.docid, title=other.title, line=e.line, **edge))
     return Links(uri=row.uri, direction="in" if backlinks else "out", links=items)

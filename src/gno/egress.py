@@ -9,11 +9,11 @@ knows from the config snapshot); `lineage` is the model every other caller uses.
 
 from __future__ import annotations
 
-from gno.tuples import NamedTuple
+from gno.tuples import Record
 
 TYPE_CHECKING = False  # not typing's: a cold `gno recall` imports neither typing nor pydantic
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
     from gno.config import CollectionConfig
     from gno.models import EgressLineage
@@ -21,20 +21,20 @@ if TYPE_CHECKING:
 ORDER = {"local_only": 0, "lan": 1, "remote": 2}
 
 
-class Source(NamedTuple):
-    """`gno.models.EgressSource` as plain data."""
+class Source(Record):
+    """One source collection's policy (the fields of `gno.models.EgressSource`, which derives from it)."""
 
     collection: str
     policy: str
     source: str
 
 
-class Lineage(NamedTuple):
-    """`gno.models.EgressLineage` as plain data."""
+class Lineage(Record):
+    """The lineage as plain data (the fields of `gno.models.EgressLineage`, which derives from it)."""
 
     effective_policy: str
     digest: str
-    sources: list[Source]
+    sources: Sequence[Source]
 
 
 def lineage_of(collections: Iterable[tuple[str, str, bool]]) -> Lineage:

@@ -2,9 +2,10 @@
 
 The engine (`gno.index_status`) and a cold CLI process (`gno.cli.cold_status`) compose the same
 function, `read_status`: it takes the store, the configured collections (name, folder, whether
-memory-managed) and what the configured models resolve to (`Models`), and returns NamedTuples
-with the fields, in the order, of the result models (`gno.models.StatusResult` and its parts), so
-`gno.wire.wire` dumps them as the models dump themselves and the CLI's renderer reads either.
+memory-managed) and what the configured models resolve to (`Models`), and returns records that
+declare the fields of the result models (`gno.models.StatusResult` and its parts, which derive
+from them), so `gno.wire.wire` dumps them as the models dump themselves and the CLI's renderer
+reads either.
 
 Resolving the models is what costs: naming the embedding model's fingerprint loads the model
 packages (and the static first pass imports numpy). So the engine records what they resolved to
@@ -14,7 +15,7 @@ installed packages are those it was made with.
 
 from __future__ import annotations
 
-from gno.tuples import NamedTuple
+from gno.tuples import NamedTuple, Record
 
 TYPE_CHECKING = False  # not typing's: a cold status does not import typing
 if TYPE_CHECKING:
@@ -44,16 +45,16 @@ class Collection(NamedTuple):
     memory_managed: bool
 
 
-class IngestErrorInfo(NamedTuple):
+class IngestErrorInfo(Record):
     collection: str
     rel_path: str
     code: str
     message: str
     occurred_at: str
-    severity: str
+    severity: str = "error"  # error | warning
 
 
-class CollectionStatus(NamedTuple):
+class CollectionStatus(Record):
     name: str
     path: str
     path_exists: bool
@@ -62,51 +63,55 @@ class CollectionStatus(NamedTuple):
     inactive: int
     chunks: int
     errors: int
-    warnings: int
+    warnings: int = 0
 
 
-class MemoryDiagnostic(NamedTuple):
+class MemoryDiagnostic(Record):
     uri: str
     codes: list[str]
 
 
-class MemoryStatus(NamedTuple):
+class MemoryStatus(Record):
     collections: list[str]
     facts: int
     current: int
     superseded: int
     invalid: int
-    diagnostics: list[MemoryDiagnostic]
+    diagnostics: Sequence[MemoryDiagnostic]
 
 
-class VectorStatus(NamedTuple):
-    model: str | None
-    embedded_chunks: int
-    total_chunks: int
-    stale_chunks: int
-    pending_documents: int
-    available: bool
-    reason: str | None
-    first_pass_model: str | None
-    first_pass_chunks: int
-    ranked_by: str | None
+class VectorStatus(Record):
+    model: str | None = None
+    embedded_chunks: int = 0
+    total_chunks: int = 0
+    stale_chunks: int = 0
+    pending_documents: int = 0  # active documents not yet chunked and embedded (`gno embed` does it)
+    available: bool = False
+    reason: str | None = None
+    #: the static first pass of a transformer model (`models.firstPass`) and its chunks with vectors
+    first_pass_model: str | None = None
+    first_pass_chunks: int = 0
+    #: whose vectors rank `query` now: `model`, or `first_pass_model` while it covers more chunks
+    ranked_by: str | None = None
 
 
-class StatusResult(NamedTuple):
-    """`gno.models.StatusResult` as plain data."""
+class StatusResult(Record):
+    """`gno status` (the fields of `gno.models.StatusResult`, which derives from it)."""
 
     index_name: str
     config_path: str
     db_path: str
     db_exists: bool
     size_bytes: int
-    collections: list[CollectionStatus]
+    collections: Sequence[CollectionStatus]
     documents: int
     chunks: int
-    ingest_errors: list[IngestErrorInfo]
+    ingest_errors: Sequence[IngestErrorInfo]
+    #: true when `next_steps` is empty: every folder present, every chunk embedded for the model
     healthy: bool
     memory: MemoryStatus | None
     vectors: VectorStatus | None
+    #: what to run or fix, one line each (e.g. "8 of 328 chunks unembedded — run `gno embed`")
     next_steps: list[str]
 
 
@@ -126,9 +131,14 @@ def memory_status(store: Store, managed: Sequence[str]) -> MemoryStatus | None:
     from gno.store import memory as mstore
 
     counts = mstore.memory_counts(store, list(managed))
-    diagnostics = [MemoryDiagnostic(d["uri"], list(d["codes"])) for d in counts["diagnostics"]]
+    diagnostics = [MemoryDiagnostic(uri=d["uri"], codes=list(d["codes"])) for d in counts["diagnostics"]]
     return MemoryStatus(
-        list(managed), counts["facts"], counts["current"], counts["superseded"], counts["invalid"], diagnostics
+        collections=list(managed),
+        facts=counts["facts"],
+        current=counts["current"],
+        superseded=counts["superseded"],
+        invalid=counts["invalid"],
+        diagnostics=diagnostics,
     )
 
 
@@ -141,7 +151,7 @@ def vector_status(store: Store, models: Models) -> VectorStatus:
     fp, first_fp = models.fingerprint, models.first_pass
     if fp is None:
         pending = cstore.count_unchunked_documents(store, models.chunk_key)
-        return VectorStatus(None, 0, total, 0, pending, False, models.reason, None, 0, None)
+        return VectorStatus(total_chunks=total, pending_documents=pending, reason=models.reason)
     done = vstore.count_embedded(store, fp)
     first_done = vstore.count_embedded(store, first_fp) if first_fp is not None else 0
     counts = vstore.fingerprints(store)
@@ -165,7 +175,18 @@ def vector_status(store: Store, models: Models) -> VectorStatus:
         reason = "stored vectors belong to another model; run `gno embed`"
     available = done > 0 or (first_ranks and first_done > 0)
     ranked_by = ranking if done or first_ranks else None
-    return VectorStatus(fp, done, total, stale, pending, available, reason, first_fp, first_done, ranked_by)
+    return VectorStatus(
+        model=fp,
+        embedded_chunks=done,
+        total_chunks=total,
+        stale_chunks=stale,
+        pending_documents=pending,
+        available=available,
+        reason=reason,
+        first_pass_model=first_fp,
+        first_pass_chunks=first_done,
+        ranked_by=ranked_by,
+    )
 
 
 def read_status(
@@ -195,15 +216,15 @@ def read_status(
         cnt = counts.get(c.name, {})
         colls.append(
             CollectionStatus(
-                c.name,
-                c.path,
-                os.path.isdir(c.path),
-                c.memory_managed,
-                cnt.get("active", 0),
-                cnt.get("inactive", 0),
-                cnt.get("chunks", 0),
-                per_coll.get((c.name, "error"), 0),
-                per_coll.get((c.name, "warning"), 0),
+                name=c.name,
+                path=c.path,
+                path_exists=os.path.isdir(c.path),
+                memory_managed=c.memory_managed,
+                active=cnt.get("active", 0),
+                inactive=cnt.get("inactive", 0),
+                chunks=cnt.get("chunks", 0),
+                errors=per_coll.get((c.name, "error"), 0),
+                warnings=per_coll.get((c.name, "warning"), 0),
             )
         )
     vectors = vector_status(store, models)
@@ -215,21 +236,28 @@ def read_status(
     if vectors.model is not None and vectors.reason:  # a loadable model with chunks left to embed
         steps.append(vectors.reason)
     infos = [
-        IngestErrorInfo(e["collection"], e["rel_path"], e["code"], e["message"], e["occurred_at"], sev)
+        IngestErrorInfo(
+            collection=e["collection"],
+            rel_path=e["rel_path"],
+            code=e["code"],
+            message=e["message"],
+            occurred_at=e["occurred_at"],
+            severity=sev,
+        )
         for e, sev in errs[:200]
     ]
     return StatusResult(
-        index_name,
-        config_path,
-        db_path,
-        db_exists,
-        store.size_bytes(),
-        colls,
-        sum(c.active for c in colls),
-        sum(c.chunks for c in colls),
-        infos,
-        not steps,
-        memory_status(store, [c.name for c in collections if c.memory_managed]),
-        vectors,
-        steps,
+        index_name=index_name,
+        config_path=config_path,
+        db_path=db_path,
+        db_exists=db_exists,
+        size_bytes=store.size_bytes(),
+        collections=colls,
+        documents=sum(c.active for c in colls),
+        chunks=sum(c.chunks for c in colls),
+        ingest_errors=infos,
+        healthy=not steps,
+        memory=memory_status(store, [c.name for c in collections if c.memory_managed]),
+        vectors=vectors,
+        next_steps=steps,
     )

@@ -1,8 +1,9 @@
 """The wire shape of a plain-data result: camelCase keys, `None` fields omitted.
 
 Pydantic models dump themselves this way (`GnoModel.dump`). The few results that a cold
-command prints without importing pydantic are NamedTuples with the same field names, and this
-function gives them the same JSON, so both paths agree byte for byte.
+command prints without importing pydantic are records (`gno.tuples`: NamedTuples, or the `Record`
+a model derives from) with the same field names, and this function gives them the same JSON, so
+both paths agree byte for byte.
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ def camel(name: str) -> str:
 
 
 def wire(value: Any) -> Any:
-    """NamedTuples become camelCase dicts without `None` fields; lists and dicts recurse."""
-    fields = getattr(value, "_fields", None)
-    if isinstance(value, tuple) and fields is not None:
-        return {camel(name): wire(v) for name, v in zip(fields, value, strict=True) if v is not None}
+    """Records become camelCase dicts without `None` fields; lists and dicts recurse."""
+    names = getattr(type(value), "_fields", None)
+    if names is not None:
+        return {camel(name): wire(v) for name in names if (v := getattr(value, name)) is not None}
     if isinstance(value, list | tuple):
         return [wire(v) for v in value]
     if isinstance(value, dict):
@@ -31,11 +32,11 @@ def wire(value: Any) -> Any:
 
 
 def fields(value: Any) -> Any:
-    """NamedTuples become dicts of their Python field names, `None` kept (what a model validates from:
+    """Records become dicts of their Python field names, `None` kept (what a model validates from:
     a required field may be None); lists and dicts recurse."""
-    names = getattr(value, "_fields", None)
-    if isinstance(value, tuple) and names is not None:
-        return {name: fields(v) for name, v in zip(names, value, strict=True)}
+    names = getattr(type(value), "_fields", None)
+    if names is not None:
+        return {name: fields(getattr(value, name)) for name in names}
     if isinstance(value, list | tuple):
         return [fields(v) for v in value]
     if isinstance(value, dict):

@@ -113,7 +113,7 @@ def cold_remember(command: str, glob: dict[str, Any], rest: Sequence[str]) -> Te
     from gno.memory.inputs import require_identity, require_text
     from gno.memory.instants import require_instant
     from gno.memory.limits import content_hash, validate_scopes
-    from gno.memory.propose import propose
+    from gno.memory.propose import candidates, propose
     from gno.memory.receipts import check_fence
     from gno.store import vectors as vstore
 
@@ -132,7 +132,7 @@ def cold_remember(command: str, glob: dict[str, Any], rest: Sequence[str]) -> Te
         check_fence(chash, None, [str(x) for x in opts.get("derived_from", [])])
         if vstore.collection_has_vectors(index.store, name, None):
             raise Unhandled("embedded: the click command ranks the candidates by cosine")
-        proposal = propose(index.store, name, scopes, text, chash, None, vstore.unembedded(name))
+        proposal = propose(candidates(index.store, name, scopes, text, chash, None, vstore.unembedded(name)))
     finally:
         index.close()
     if opts.get("as_json"):

@@ -7,8 +7,9 @@ CODEX_HOME, …) so the same resolution runs in tests and in a user's shell.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -34,30 +35,58 @@ def agents() -> None:
     """
 
 
-def _agent_options(f: click.decorators.FC) -> click.decorators.FC:
-    for opt in reversed(
-        [
-            click.option(
-                "--target",
-                "targets",
-                multiple=True,
-                type=click.Choice(AGENT_CHOICES),
-                help="Harness to act on (repeatable; `all` = every one). Default: detected harnesses.",
-            ),
-            click.option(
-                "--extra-dir",
-                "extra_dirs",
-                multiple=True,
-                type=click.Path(file_okay=False),
-                metavar="DIR",
-                help="Also act on DIR/AGENTS.md (repeatable).",
-            ),
-            click.option("--dry-run", is_flag=True, help="Show what would change; write nothing."),
-            json_option,
-        ]
-    ):
-        f = opt(f)
-    return f
+F = TypeVar("F", bound=Callable[..., Any])
+Op = TypeVar("Op", bound=str)
+
+
+def _options(*options: Callable[[F], F]) -> Callable[[F], F]:
+    """One decorator that applies `options` in the order they are listed (as `--help` shows them)."""
+
+    def apply(f: F) -> F:
+        for opt in reversed(options):
+            f = opt(f)
+        return f
+
+    return apply
+
+
+def _target_option(choices: list[str], help_: str) -> Callable[[F], F]:
+    """`--target`, repeatable: the harnesses a command acts on (`all` = every one)."""
+    return click.option("--target", "targets", multiple=True, type=click.Choice(choices), help=help_)
+
+
+def _commands(
+    group: click.Group,
+    options: Callable[[Callable[..., None]], Callable[..., None]],
+    operations: dict[Op, str],
+    act: Callable[[click.Context, Op, bool, dict[str, Any]], None],
+) -> None:
+    """Declare `GROUP OP` for each of `operations` (OP: its help), all with the same `options`:
+    each calls `act(ctx, OP, as_json, the other options by name)`."""
+
+    def declare(op: Op) -> None:
+        def command(ctx: click.Context, /, as_json: bool, **opts: Any) -> None:
+            act(ctx, op, as_json, opts)
+
+        group.command(op, help=operations[op])(options(click.pass_context(command)))
+
+    for op in operations:
+        declare(op)
+
+
+_agent_options = _options(
+    _target_option(AGENT_CHOICES, "Harness to act on (repeatable; `all` = every one). Default: detected harnesses."),
+    click.option(
+        "--extra-dir",
+        "extra_dirs",
+        multiple=True,
+        type=click.Path(file_okay=False),
+        metavar="DIR",
+        help="Also act on DIR/AGENTS.md (repeatable).",
+    ),
+    click.option("--dry-run", is_flag=True, help="Show what would change; write nothing."),
+    json_option,
+)
 
 
 def _render(r: AgentsResult) -> None:
@@ -77,20 +106,23 @@ def _render(r: AgentsResult) -> None:
         click.echo(f"gno block v{r.version} sha256:{r.block_hash}: {done} {r.changed} file(s)")
 
 
-def _agents_cmd(
-    ctx: click.Context,
-    op: Operation,
-    targets: tuple[str, ...],
-    extra_dirs: tuple[str, ...],
-    dry_run: bool,
-    as_json: bool,
-) -> None:
+#: the operations of `gno agents`: each is a command of the same options, with this help
+AGENT_OPERATIONS: dict[Operation, str] = {
+    "install": "Add (or refresh) the gno block; a second run changes no byte.",
+    "update": "Refresh an existing gno block to the current version (files without one are skipped).",
+    "verify": "Exit 0 when every block is current, 1 when one is missing, outdated or malformed, 2 unreadable.",
+    "uninstall": "Remove the gno block (and the blank line it added); the rest stays byte-identical.",
+}
+
+
+def _run_agents(ctx: click.Context, op: Operation, as_json: bool, opts: dict[str, Any]) -> None:
+    """`gno agents OP` on the targets: render, and exit with its exit code."""
     from gno.agents.install import run_agents
 
     box: list[AgentsResult] = []
 
     def call(e: Engine) -> AgentsResult:
-        box.append(run_agents(op, targets=targets, extra_dirs=extra_dirs, env=e.settings.env, dry_run=dry_run))
+        box.append(run_agents(op, env=e.settings.env, **opts))
         return box[0]
 
     run(ctx, as_json, call, _render)
@@ -98,44 +130,7 @@ def _agents_cmd(
         ctx.exit(box[0].exit_code)
 
 
-@agents.command("install")
-@_agent_options
-@click.pass_context
-def agents_install(
-    ctx: click.Context, targets: tuple[str, ...], extra_dirs: tuple[str, ...], dry_run: bool, as_json: bool
-) -> None:
-    """Add (or refresh) the gno block; a second run changes no byte."""
-    _agents_cmd(ctx, "install", targets, extra_dirs, dry_run, as_json)
-
-
-@agents.command("update")
-@_agent_options
-@click.pass_context
-def agents_update(
-    ctx: click.Context, targets: tuple[str, ...], extra_dirs: tuple[str, ...], dry_run: bool, as_json: bool
-) -> None:
-    """Refresh an existing gno block to the current version (files without one are skipped)."""
-    _agents_cmd(ctx, "update", targets, extra_dirs, dry_run, as_json)
-
-
-@agents.command("verify")
-@_agent_options
-@click.pass_context
-def agents_verify(
-    ctx: click.Context, targets: tuple[str, ...], extra_dirs: tuple[str, ...], dry_run: bool, as_json: bool
-) -> None:
-    """Exit 0 when every block is current, 1 when one is missing, outdated or malformed, 2 unreadable."""
-    _agents_cmd(ctx, "verify", targets, extra_dirs, dry_run, as_json)
-
-
-@agents.command("uninstall")
-@_agent_options
-@click.pass_context
-def agents_uninstall(
-    ctx: click.Context, targets: tuple[str, ...], extra_dirs: tuple[str, ...], dry_run: bool, as_json: bool
-) -> None:
-    """Remove the gno block (and the blank line it added); the rest stays byte-identical."""
-    _agents_cmd(ctx, "uninstall", targets, extra_dirs, dry_run, as_json)
+_commands(agents, _agent_options, AGENT_OPERATIONS, _run_agents)
 
 
 # -- skill ------------------------------------------------------------------------------------
@@ -144,29 +139,18 @@ def skill() -> None:
     """Install the `gno` skill (SKILL.md, CLI and MCP references, examples, memory recipes)."""
 
 
-def _skill_options(f: click.decorators.FC) -> click.decorators.FC:
-    for opt in reversed(
-        [
-            click.option(
-                "--scope",
-                type=click.Choice(["project", "user"]),
-                default="project",
-                show_default=True,
-                help="project: ./.claude/skills/gno …; user: ~/.claude/skills/gno …",
-            ),
-            click.option(
-                "--target",
-                "targets",
-                multiple=True,
-                type=click.Choice(SKILL_CHOICES),
-                help="Harness (repeatable; `all` = every one). Default: claude.",
-            ),
-            click.option("--force", is_flag=True, help="Replace a skill directory that differs."),
-            json_option,
-        ]
-    ):
-        f = opt(f)
-    return f
+_skill_options = _options(
+    click.option(
+        "--scope",
+        type=click.Choice(["project", "user"]),
+        default="project",
+        show_default=True,
+        help="project: ./.claude/skills/gno …; user: ~/.claude/skills/gno …",
+    ),
+    _target_option(SKILL_CHOICES, "Harness (repeatable; `all` = every one). Default: claude."),
+    click.option("--force", is_flag=True, help="Replace a skill directory that differs."),
+    json_option,
+)
 
 
 def _render_skill(r: SkillResult) -> None:
@@ -178,34 +162,21 @@ def _render_skill(r: SkillResult) -> None:
         click.echo(f"skill files: {', '.join(r.files)}")
 
 
-@skill.command("install")
-@_skill_options
-@click.pass_context
-def skill_install(ctx: click.Context, scope: str, targets: tuple[str, ...], force: bool, as_json: bool) -> None:
-    """Write the skill; CLI and MCP references are generated from the real commands and tools."""
-    from gno.agents.skill import install_skill
-
-    run(
-        ctx,
-        as_json,
-        lambda e: install_skill(scope=scope, targets=targets, force=force, env=e.settings.env, cwd=Path.cwd()),
-        _render_skill,
-    )
+#: the operations of `gno skill` that write: each is a command of the same options, with this help
+SKILL_OPERATIONS = {
+    "install": "Write the skill; CLI and MCP references are generated from the real commands and tools.",
+    "uninstall": "Remove the skill directory (only one gno installed, unless --force).",
+}
 
 
-@skill.command("uninstall")
-@_skill_options
-@click.pass_context
-def skill_uninstall(ctx: click.Context, scope: str, targets: tuple[str, ...], force: bool, as_json: bool) -> None:
-    """Remove the skill directory (only one gno installed, unless --force)."""
-    from gno.agents.skill import uninstall_skill
+def _run_skill(ctx: click.Context, op: str, as_json: bool, opts: dict[str, Any]) -> None:
+    from gno.agents import skill as skills
 
-    run(
-        ctx,
-        as_json,
-        lambda e: uninstall_skill(scope=scope, targets=targets, force=force, env=e.settings.env, cwd=Path.cwd()),
-        _render_skill,
-    )
+    act = skills.install_skill if op == "install" else skills.uninstall_skill
+    run(ctx, as_json, lambda e: act(env=e.settings.env, cwd=Path.cwd(), **opts), _render_skill)
+
+
+_commands(skill, _skill_options, SKILL_OPERATIONS, _run_skill)
 
 
 @skill.command("show")

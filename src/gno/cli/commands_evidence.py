@@ -288,26 +288,24 @@ def impact(ctx: click.Context, ref: str, max_depth: int, max_nodes: int, max_edg
     )
 
 
-def _render_links(r: LinksResult) -> None:
-    echo_text(links_text(r))
+def _links_command(name: str, help_: str) -> click.Command:
+    """`gno NAME REF`: a document's links one way (`links`) or the other (`backlinks`)."""
+
+    @click.command(name, help=help_)
+    @click.argument("ref")
+    @json_option
+    @click.pass_context
+    def command(ctx: click.Context, ref: str, as_json: bool) -> None:
+        def render(r: LinksResult) -> None:
+            echo_text(links_text(r))
+
+        invoke(ctx, as_json, name, {"ref": ref}, render)
+
+    return command
 
 
-@click.command()
-@click.argument("ref")
-@json_option
-@click.pass_context
-def links(ctx: click.Context, ref: str, as_json: bool) -> None:
-    """Outgoing links and typed relations of a document."""
-    invoke(ctx, as_json, "links", {"ref": ref}, _render_links)
-
-
-@click.command()
-@click.argument("ref")
-@json_option
-@click.pass_context
-def backlinks(ctx: click.Context, ref: str, as_json: bool) -> None:
-    """Documents that link to (or declare a relation to) REF."""
-    invoke(ctx, as_json, "backlinks", {"ref": ref}, _render_links)
+links = _links_command("links", "Outgoing links and typed relations of a document.")
+backlinks = _links_command("backlinks", "Documents that link to (or declare a relation to) REF.")
 
 
 @click.command()

@@ -95,16 +95,13 @@ class WordsCommand(click.Command):
 @click.pass_context
 def search(
     ctx: click.Context,
-    query: str,
-    limit: int,
-    collection: str | None,
-    min_score: float,
-    tags_any: tuple[str, ...],
-    tags_all: tuple[str, ...],
+    /,
+    query: tuple[str, ...],
     full: bool,
     line_numbers: bool,
     files: bool,
     as_json: bool,
+    **filters: Any,
 ) -> None:
     """Exact (BM25) search: terms, "phrases", -negation, gpt-4 style tokens.
 
@@ -116,20 +113,11 @@ def search(
     (A query that starts with -word needs `--` first: gno search -- -x y.)
     """
     # the cold-start path: the engine's page of hits, no request or result model built (see cli.contract)
-    ta, tl = tag_list(tags_any), tag_list(tags_all)
-    text = " ".join(query)
+    filters.update(tags_any=tag_list(filters["tags_any"]), tags_all=tag_list(filters["tags_all"]))
     run(
         ctx,
         as_json,
-        lambda e: e.search_page(
-            text,
-            collection=collection,
-            limit=limit,
-            min_score=min_score,
-            tags_any=ta,
-            tags_all=tl,
-            full=full,
-        ),
+        lambda e: e.search_page(" ".join(query), full=full, **filters),
         lambda r: render_hits(r, files=files, line_numbers=line_numbers, full=full),
     )
 

@@ -130,27 +130,10 @@ def _print_explain(x: QueryExplain | None) -> None:
 @json_option
 @click.pass_context
 def vsearch(
-    ctx: click.Context,
-    query: str,
-    limit: int,
-    collection: str | None,
-    min_score: float,
-    tags_any: tuple[str, ...],
-    tags_all: tuple[str, ...],
-    full: bool,
-    line_numbers: bool,
-    files: bool,
-    as_json: bool,
+    ctx: click.Context, /, query: str, full: bool, line_numbers: bool, files: bool, as_json: bool, **filters: Any
 ) -> None:
     """Vector-only search (needs `gno embed`)."""
-    fields: dict[str, Any] = {
-        "query": query,
-        "collection": collection,
-        "limit": limit,
-        "min_score": min_score,
-        "full": full,
-    }
-    fields.update(tags_any=tags_any, tags_all=tags_all)
+    fields = {"query": query, "full": full, **filters}
     invoke(ctx, as_json, "vsearch", fields, lambda r: render_hits(r, files=files, line_numbers=line_numbers, full=full))
 
 
@@ -196,22 +179,17 @@ def query() -> None:
 @click.pass_context
 def query_run(
     ctx: click.Context,
+    /,
     query: str,
-    limit: int,
-    collection: str | None,
-    min_score: float,
-    tags_any: tuple[str, ...],
-    tags_all: tuple[str, ...],
     depth: str | None,
     fast: bool,
     thorough: bool,
-    graph: bool,
-    candidate_limit: int | None,
     explain: bool,
     full: bool,
     line_numbers: bool,
     files: bool,
     as_json: bool,
+    **opts: Any,
 ) -> None:
     """Run a hybrid query."""
 
@@ -223,9 +201,7 @@ def query_run(
         render_hits(r, files=files, line_numbers=line_numbers, full=full)
 
     def fields(_: Any) -> dict[str, Any]:
-        opts: dict[str, Any] = {"collection": collection, "limit": limit, "min_score": min_score, "tags_any": tags_any}
-        opts.update(tags_all=tags_all, graph=graph, candidate_limit=candidate_limit, full=full, explain=explain)
-        return {"query": query, "depth": depth_value(depth, fast, thorough), **opts}
+        return {"query": query, "depth": depth_value(depth, fast, thorough), "full": full, "explain": explain, **opts}
 
     def explain_json(r: SearchResult) -> None:
         if as_json and explain:
@@ -245,18 +221,14 @@ def query_run(
 @click.pass_context
 def query_diagnose(
     ctx: click.Context,
+    /,
     query: str,
     target: str,
-    limit: int,
-    collection: str | None,
-    tags_any: tuple[str, ...],
-    tags_all: tuple[str, ...],
     depth: str | None,
     fast: bool,
     thorough: bool,
-    graph: bool,
-    candidate_limit: int | None,
     as_json: bool,
+    **opts: Any,
 ) -> None:
     """Where did TARGET drop out of the results for QUERY? (per-stage presence, rank, drop reason)"""
 
@@ -271,9 +243,7 @@ def query_diagnose(
         click.echo(r.verdict)
 
     def fields(_: Any) -> dict[str, Any]:
-        opts: dict[str, Any] = {"collection": collection, "limit": limit, "tags_any": tags_any, "tags_all": tags_all}
-        opts.update(depth=depth_value(depth, fast, thorough), graph=graph, candidate_limit=candidate_limit)
-        return {"query": query, "target": target, **opts}
+        return {"query": query, "target": target, "depth": depth_value(depth, fast, thorough), **opts}
 
     invoke(ctx, as_json, "diagnose", fields, render)
 

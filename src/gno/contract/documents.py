@@ -116,21 +116,8 @@ class CaptureRequest(Request):
     def run(self, engine: Engine, ctx: CallContext) -> CaptureResult:
         from gno.writes.capture import CaptureRequest as Capture
 
-        return engine.capture(
-            Capture(
-                content=self.content,
-                collection=self.collection,
-                title=self.title,
-                path=self.path,
-                folder=self.folder_path,
-                tags=list(self.tags),
-                source=self.source,
-                collision_policy=self.collision_policy,
-                caller=self.caller,
-                lock_wait=ctx.lock_wait,
-                request_id=self.request_id,
-            )
-        )
+        fields = self.fields("folder_path")  # the core calls it `folder`
+        return engine.capture(Capture(**fields, folder=self.folder_path, lock_wait=ctx.lock_wait))
 
 
 class UpdateDocRequest(Request):
@@ -147,7 +134,9 @@ class UpdateDocRequest(Request):
         return v if v.startswith(("#", "gno://")) or "/" in v else "#" + v
 
     def run(self, engine: Engine, ctx: CallContext) -> DocUpdateResult:
-        return engine.update_doc(self.ref, self.content, self.expected_source_hash, ctx.lock_wait, self.request_id)
+        return engine.update_doc(
+            self.ref, self.content, self.expected_source_hash, lock_wait=ctx.lock_wait, request_id=self.request_id
+        )
 
 
 class RequestStatusRequest(Request):

@@ -8,7 +8,7 @@ edit of `index.yml`, so the next call reads what was written.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from gno.engine.lifecycle import Lifecycle
 from gno.store.db import Store
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     # Imported where used: pydantic (config, models), YAML, filelock, pathlib, dataclasses and
     # the sync machinery each cost more than a whole `gno search`, which needs none of them.
 
+    from gno.collection_admin import NewCollectionOptions
     from gno.doctor import DoctorResult
     from gno.hints import ContextAddResult, ContextCheckResult, ContextList, ContextRemoved
     from gno.ingest.sync import ProgressFn
@@ -31,48 +32,41 @@ if TYPE_CHECKING:
         StatusResult,
         SyncResult,
     )
+    from gno.retrieve.semantic import EmbedProgress
     from gno.writes.rename import CollectionRenamed
+
+    class EmbedOptions(TypedDict, total=False):
+        """How `Semantic.embed` embeds (its keyword options, defaults there), passed on as given."""
+
+        batch_size: int
+        force: bool
+        dry_run: bool
+        progress: EmbedProgress | None
+        lock_wait: float | None
+        max_chunks: int | None
+        first_pass_only: bool
 
 
 class Admin(Lifecycle):
     """`gno init`, `collection`, `context`, `update`, `embed`, `index`, `status`, `doctor`, `request-status`."""
 
-    def init(
-        self,
-        path: str | None = None,
-        *,
-        name: str | None = None,
-        pattern: str | None = None,
-        include: Sequence[str] = (),
-        exclude: Sequence[str] = (),
-        memory_managed: bool = False,
-    ) -> InitResult:
+    def init(self, path: str | None = None, **new: Unpack[NewCollectionOptions]) -> InitResult:
         from gno import collection_admin as admin
 
         def opened() -> Store:
             self._config = None
             return self.store
 
-        new = admin.NewCollection(name, pattern, include, exclude, memory_managed)
         try:
-            return admin.init(self.settings, path, new, opened)
+            return admin.init(self.settings, path, admin.NewCollection(**new), opened)
         finally:
             self._config = None
 
-    def collection_add(
-        self,
-        path: str,
-        *,
-        name: str | None = None,
-        pattern: str | None = None,
-        include: Sequence[str] = (),
-        exclude: Sequence[str] = (),
-        memory_managed: bool = False,
-    ) -> CollectionInfo:
+    def collection_add(self, path: str, **new: Unpack[NewCollectionOptions]) -> CollectionInfo:
         from gno import collection_admin as admin
 
         try:
-            return admin.add(self.settings, path, admin.NewCollection(name, pattern, include, exclude, memory_managed))
+            return admin.add(self.settings, path, admin.NewCollection(**new))
         finally:
             self._config = None
 
@@ -131,29 +125,8 @@ class Admin(Lifecycle):
                 prune=prune,
             )
 
-    def embed(
-        self,
-        collections: Sequence[str] = (),
-        *,
-        batch_size: int = 8,
-        force: bool = False,
-        dry_run: bool = False,
-        progress: Any = None,
-        lock_wait: float | None = None,
-        max_chunks: int | None = None,
-        first_pass_only: bool = False,
-    ) -> EmbedResult:
-        names = [self.collection(c).name for c in collections]
-        return self.semantic.embed(
-            collections=names,
-            batch_size=batch_size,
-            force=force,
-            dry_run=dry_run,
-            progress=progress,
-            lock_wait=lock_wait,
-            max_chunks=max_chunks,
-            first_pass_only=first_pass_only,
-        )
+    def embed(self, collections: Sequence[str] = (), **options: Unpack[EmbedOptions]) -> EmbedResult:
+        return self.semantic.embed(collections=[self.collection(c).name for c in collections], **options)
 
     def index(
         self,

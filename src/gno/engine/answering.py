@@ -6,7 +6,7 @@ as the hybrid query they rank with.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from gno.engine.reading import Reading
 
@@ -14,9 +14,9 @@ if TYPE_CHECKING:
     # Imported where used: pydantic (config, models), YAML, filelock, pathlib, dataclasses and
     # the sync machinery each cost more than a whole `gno search`, which needs none of them.
 
+    from gno.evidence.ask import AskOptions
     from gno.evidence.capsule import CapsuleRequest
     from gno.models import AskResult, Capsule, ChangesResult, ContextVerifyResult, DiffResult, ImpactResult
-    from gno.retrieve.hybrid import Depth
 
 
 class Answering(Reading):
@@ -47,15 +47,7 @@ class Answering(Reading):
 
         return impact(self, ref, max_depth=max_depth, max_nodes=max_nodes, max_edges=max_edges)
 
-    def ask(
-        self,
-        question: str,
-        *,
-        verify: bool = False,
-        budget_tokens: int = 12000,
-        collection: str | None = None,
-        depth: Depth = "balanced",
-    ) -> AskResult:
+    def ask(self, question: str, **options: Unpack[AskOptions]) -> AskResult:
         from gno.evidence.ask import ask
 
-        return ask(self, question, verify=verify, budget_tokens=budget_tokens, collection=collection, depth=depth)
+        return ask(self, question, **options)

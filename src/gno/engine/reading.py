@@ -8,7 +8,7 @@ the hits of every rung carry the context hints that apply to them. Document read
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from gno.engine.lifecycle import Lifecycle
 from gno.retrieve.search import SearchOptions, SearchPage, check_query, search_page
@@ -30,13 +30,24 @@ if TYPE_CHECKING:
     )
     from gno.retrieve.hybrid import Depth
     from gno.retrieve.similar import SimilarResult
+    from gno.store.fts import DocFilter
+
+    class HitScope(TypedDict, total=False):
+        """Where a hit rung looks and how many hits it returns (the options of `Reading.hit_scope`)."""
+
+        collection: str | None
+        limit: int
+        min_score: float
+        tags_any: Sequence[str]
+        tags_all: Sequence[str]
+        full: bool
 
 
 class Reading(Lifecycle):
     """`gno search`, `vsearch`, `query`, `diagnose`, `similar`, `bench`; `get`, `multi-get`, `ls`,
     `links`, `backlinks`, `graph`."""
 
-    def search(
+    def hit_scope(
         self,
         query: str,
         *,
@@ -46,85 +57,55 @@ class Reading(Lifecycle):
         tags_any: Sequence[str] = (),
         tags_all: Sequence[str] = (),
         full: bool = False,
-    ) -> SearchResult:
+    ) -> tuple[DocFilter, SearchOptions]:
+        """The options `search`, `vsearch` and `query` share (`HitScope`), with their defaults: the
+        query checked first, as every surface reports it, then the filter and the page's options."""
+        check_query(query, limit, min_score)
+        return self.doc_filter(collection, tags_any, tags_all), SearchOptions(limit, min_score, full)
+
+    def search(self, query: str, **options: Unpack[HitScope]) -> SearchResult:
         from gno.models import SearchResult
 
-        page = self.search_page(
-            query,
-            collection=collection,
-            limit=limit,
-            min_score=min_score,
-            tags_any=tags_any,
-            tags_all=tags_all,
-            full=full,
-        )
-        return SearchResult.model_validate(page.wire())
+        return SearchResult.model_validate(self.search_page(query, **options).wire())
 
-    def search_page(
-        self,
-        query: str,
-        *,
-        collection: str | None = None,
-        limit: int = 10,
-        min_score: float = 0.0,
-        tags_any: Sequence[str] = (),
-        tags_all: Sequence[str] = (),
-        full: bool = False,
-    ) -> SearchPage:
+    def search_page(self, query: str, **options: Unpack[HitScope]) -> SearchPage:
         """`search` without pydantic: the same hits as plain data, for the CLI's cold start."""
         from gno.hints import attach_page
 
-        check_query(query, limit, min_score)
-        f = self.doc_filter(collection, tags_any, tags_all)
-        page = search_page(self.store, query, f, SearchOptions(limit=limit, min_score=min_score, full=full))
-        attached: SearchPage = attach_page(page, self.hints())
+        f, opts = self.hit_scope(query, **options)
+        attached: SearchPage = attach_page(search_page(self.store, query, f, opts), self.hints())
         return attached
 
-    def vsearch(
-        self,
-        query: str,
-        *,
-        collection: str | None = None,
-        limit: int = 10,
-        min_score: float = 0.0,
-        tags_any: Sequence[str] = (),
-        tags_all: Sequence[str] = (),
-        full: bool = False,
-    ) -> SearchResult:
+    def vsearch(self, query: str, **options: Unpack[HitScope]) -> SearchResult:
         """Vector-only search: documents ranked by their best chunk's cosine."""
         from gno.retrieve.vector_search import vsearch
 
-        check_query(query, limit, min_score)
-        f = self.doc_filter(collection, tags_any, tags_all)
-        return vsearch(self.store, self.semantic, query, f, self.hints(), limit=limit, min_score=min_score, full=full)
+        f, o = self.hit_scope(query, **options)
+        return vsearch(
+            self.store, self.semantic, query, f, self.hints(), limit=o.limit, min_score=o.min_score, full=o.full
+        )
 
     def query(
         self,
         query: str,
         *,
-        collection: str | None = None,
-        limit: int = 10,
-        min_score: float = 0.0,
-        tags_any: Sequence[str] = (),
-        tags_all: Sequence[str] = (),
         depth: Depth = "balanced",
         graph: bool = True,
         candidate_limit: int | None = None,
-        full: bool = False,
         explain: bool = False,
         lexical_only: bool = False,
         snippets: bool = True,
+        **options: Unpack[HitScope],
     ) -> SearchResult:
         """Hybrid query (rung 3): BM25 + vectors → RRF → graph → re-scoring; without `snippets`, hits
         carry none (a Capsule reads the documents' passages itself)."""
         from gno.retrieve.query import query as run_query
         from gno.retrieve.query import query_options
 
-        check_query(query, limit, min_score)
+        f, o = self.hit_scope(query, **options)
         opts = query_options(
-            limit, min_score, depth, graph, candidate_limit, full, lexical_only=lexical_only, snippets=snippets
+            o.limit, o.min_score, depth, graph, candidate_limit, o.full, lexical_only=lexical_only, snippets=snippets
         )
-        f = self.doc_filter(collection, tags_any, tags_all)
         return run_query(self.retriever(), query, f, opts, self.hints(), explain=explain)
 
     def diagnose(

@@ -7,7 +7,7 @@ lease, request ledger, path-scoped sync).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from gno.engine.lifecycle import Lifecycle
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
     from gno.models import CaptureResult, DocUpdateResult
     from gno.writes.capture import CaptureRequest
+    from gno.writes.edit import WriteOptions
     from gno.writes.tags import TagsEditResult, TagsResult
 
 
@@ -29,16 +30,11 @@ class Writing(Lifecycle):
         return capture(self, req)
 
     def update_doc(
-        self,
-        ref: str,
-        content: Any,
-        expected_source_hash: Any,
-        lock_wait: float | None = None,
-        request_id: str | None = None,
+        self, ref: str, content: Any, expected_source_hash: Any, **write: Unpack[WriteOptions]
     ) -> DocUpdateResult:
         from gno.writes.edit import update_doc
 
-        return update_doc(self, ref, content, expected_source_hash, lock_wait, request_id)
+        return update_doc(self, ref, content, expected_source_hash, **write)
 
     def tags(self, collection: str | None = None) -> TagsResult:
         from gno.writes.tags import list_tags

@@ -26,8 +26,19 @@ from gno.evidence.verify import verify_capsule
 from gno.models import AskCitation, AskClaim, AskResult, AskVerification, Capsule, CapsuleEvidence, ContextHint
 
 if TYPE_CHECKING:
+    from typing import TypedDict
+
     from gno.config import GnoConfig
     from gno.retrieve.hybrid import Depth
+
+    class AskOptions(TypedDict, total=False):
+        """The keyword options of `ask` (defaults there), for a caller that passes them on."""
+
+        verify: bool
+        budget_tokens: int
+        collection: str | None
+        depth: Depth
+
 
 QUESTION_COVERAGE = 0.75
 GEN_MAX_TOKENS = 512

@@ -7,9 +7,9 @@ collection, scopes, decision/budget. Every failure is a `MEMORY_*` code from the
 from __future__ import annotations
 
 from gno.memory.limits import MEMORY_MAX_FACT_BYTES
+from gno.memory_records import Fact
 from gno.store import documents as docs
 from gno.store import memory as mstore
-from gno.tuples import NamedTuple
 
 TYPE_CHECKING = False  # not typing's: a cold recall validates and materialises facts without typing or pydantic
 if TYPE_CHECKING:
@@ -99,23 +99,6 @@ def positive_int(v: Any, name: str) -> int:
             f"{name} must be a positive integer", code=ErrorCode.MEMORY_BUDGET_INVALID, details={name: v}
         )
     return v
-
-
-class Fact(NamedTuple):
-    """`gno.models.memory_results.MemoryRecord` as plain data."""
-
-    uri: str
-    docid: str
-    record_id: str
-    text: str
-    scopes: list[str]
-    caller: str
-    session: str
-    created_at: str
-    content_hash: str
-    supersedes: list[str]
-    source: str | None = None
-    valid_from: str | None = None
 
 
 def facts_of(store: Store, doc_ids: Sequence[int]) -> dict[int, Fact]:

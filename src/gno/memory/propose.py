@@ -10,7 +10,7 @@ the `candidates`. Plain data (the fields, in the order, of `gno.models.memory_re
 
 from __future__ import annotations
 
-from gno.memory.inputs import Fact, facts_of
+from gno.memory.inputs import facts_of
 from gno.memory.limits import (
     MEMORY_CANDIDATE_POOL,
     MEMORY_LEXICAL_LIKELY_THRESHOLD,
@@ -19,6 +19,7 @@ from gno.memory.limits import (
     normalize_text,
     token_set,
 )
+from gno.memory_records import Fact, Matching, Similar
 from gno.retrieve.grammar import compile_fts, parse_query
 from gno.store import memory as mstore
 from gno.store.fts import DocFilter, FtsQueryError, bm25_search
@@ -26,25 +27,10 @@ from gno.tuples import NamedTuple
 
 TYPE_CHECKING = False  # not typing's: a cold proposal imports neither typing nor pydantic
 if TYPE_CHECKING:
+    from typing import Literal
+
     from gno.embed.base import Embedder
     from gno.store.db import Store
-
-
-class Similar(NamedTuple):
-    """`gno.models.memory_results.Candidate` as plain data."""
-
-    record: Fact
-    similarity: float
-    match: str  # exact | likely | weak
-
-
-class Matching(NamedTuple):
-    """`gno.models.memory_results.Matching` as plain data."""
-
-    mode: str  # semantic | lexical
-    threshold: float
-    pool_size: int
-    semantic_unavailable: str | None = None
 
 
 class Proposal(NamedTuple):
@@ -70,16 +56,14 @@ def candidates(
     pool: list[int] = []
     if pq.positives:
         try:
-            pool = [
-                h.doc_id for h in bm25_search(store, compile_fts(pq, any_term=True), f, MEMORY_CANDIDATE_POOL)
-            ]
+            pool = [h.doc_id for h in bm25_search(store, compile_fts(pq, any_term=True), f, MEMORY_CANDIDATE_POOL)]
         except FtsQueryError:
             pool = []
     recs = facts_of(store, pool)
     records = [recs[i] for i in pool if i in recs]
     reason = None
     sims: list[float] = []
-    mode = "lexical"
+    mode: Literal["semantic", "lexical"] = "lexical"
     threshold = MEMORY_LEXICAL_LIKELY_THRESHOLD
     if embedder is not None and records:
         try:
@@ -102,7 +86,7 @@ def candidates(
             sims.append(1.0)
     cands = []
     for r, s in zip(records, sims, strict=True):
-        match = "weak"
+        match: Literal["exact", "likely", "weak"] = "weak"
         if r.content_hash == chash:
             match = "exact"
         elif s >= threshold:
@@ -118,17 +102,10 @@ def candidates(
     return cands, matching
 
 
-def propose(
-    store: Store,
-    coll: str,
-    scopes: list[str],
-    text: str,
-    chash: str,
-    embedder: Embedder | None,
-    unavailable: str = "no embedding model available",
-) -> Proposal:
-    """`existing` (the exact fact, nothing else) when it is stored, else the `candidates`."""
-    cands, matching = candidates(store, coll, scopes, text, chash, embedder, unavailable)
+def propose(found: tuple[list[Similar], Matching]) -> Proposal:
+    """What `candidates` found, as a proposal: `existing` (the exact fact, nothing else) when it is
+    stored, else the `candidates`."""
+    cands, matching = found
     exact = next((c for c in cands if c.match == "exact"), None)
     if exact is not None:
         return Proposal(outcome="existing", record=exact.record, candidates=None, matching=matching)

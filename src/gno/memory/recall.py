@@ -25,7 +25,8 @@ from gno.memory.limits import (
     MEMORY_TOKEN_BYTES_ESTIMATE,
     validate_scopes,
 )
-from gno.memory.receipts import Issued, make_receipt
+from gno.memory.receipts import make_receipt
+from gno.memory_records import Budget, Recalled, RecalledFact, Retrieval
 from gno.retrieve.fusion import rrf_scores
 from gno.retrieve.grammar import compile_fts, content_query, parse_query
 from gno.store.fts import REBUILD_HINT, DocFilter, FtsQueryError, bm25_search
@@ -34,9 +35,8 @@ from gno.tuples import NamedTuple
 TYPE_CHECKING = False  # not typing's: a cold `gno recall` imports neither typing nor pydantic
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
-    from typing import Any, Protocol
+    from typing import Any, Literal, Protocol
 
-    from gno.egress import Lineage
     from gno.index import IndexReader
     from gno.models.memory_results import RecallResult
     from gno.store.db import Store
@@ -60,49 +60,6 @@ class RecallRequest(NamedTuple):
     max_facts: Any = MEMORY_RECALL_MAX_FACTS
     max_tokens: Any = MEMORY_RECALL_MAX_TOKENS
     as_of: Any = None
-
-
-class RecalledFact(NamedTuple):
-    """`gno.models.memory_results.MemoryFact` as plain data: a fact record, its span hash, score and lineage."""
-
-    uri: str
-    docid: str
-    record_id: str
-    text: str
-    scopes: list[str]
-    caller: str
-    session: str
-    created_at: str
-    content_hash: str
-    supersedes: list[str]
-    source: str | None
-    valid_from: str | None
-    span_hash: str
-    score: float
-    egress_lineage: Lineage
-
-
-class Budget(NamedTuple):
-    max_facts: int
-    max_tokens: int
-    used_tokens: int
-    omitted: int
-
-
-class Retrieval(NamedTuple):
-    mode: str  # lexical | hybrid
-    semantic_unavailable: str | None = None
-
-
-class Recalled(NamedTuple):
-    """`gno.models.memory_results.RecallResult` as plain data."""
-
-    facts: list[RecalledFact]
-    receipt: Issued
-    budget: Budget
-    retrieval: Retrieval
-    egress_lineage: Lineage | None = None
-    hint: str | None = None
 
 
 def estimate_tokens(text: str) -> int:
@@ -182,7 +139,7 @@ def recall_facts(
                 raise
             bm25_ids = []  # nothing searchable lexically: the vector leg may still answer
         legs: list[list[int]] = [bm25_ids]
-        mode = "lexical"
+        mode: Literal["lexical", "hybrid"] = "lexical"
         reason = semantic_unavailable
         if vector_leg is not None:
             from gno.errors import GnoError
@@ -214,7 +171,8 @@ def recall_facts(
         if used + t > max_tokens:
             continue
         used += t
-        facts.append(RecalledFact(*rec, span_hash=rec.content_hash, score=round(score, 6), egress_lineage=lin))
+        fact = RecalledFact(**rec._asdict(), span_hash=rec.content_hash, score=round(score, 6), egress_lineage=lin)
+        facts.append(fact)
     from gno.clock import now_iso
 
     receipt = make_receipt(caller, session, now_iso(), [x.docid for x in facts], [x.content_hash for x in facts])

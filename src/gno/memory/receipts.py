@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from gno.tuples import NamedTuple
+from gno.memory_records import Issued
 
 TYPE_CHECKING = False  # not typing's: a cold recall issues receipts without typing, pydantic or the error table
 if TYPE_CHECKING:
@@ -21,17 +21,6 @@ if TYPE_CHECKING:
     from typing import Any
 
     from gno.models.memory_results import Receipt
-
-
-class Issued(NamedTuple):
-    """`gno.models.memory_results.Receipt` as plain data: what a recall issues."""
-
-    caller: str
-    session: str
-    issued_at: str
-    memory_ids: list[str]
-    span_hashes: list[str]
-    digest: str
 
 
 def receipt_digest(

@@ -151,7 +151,7 @@ def remember(index: IndexWriter, req: RememberRequest, embedder: Embedder | None
         text = guarded.fields["text"] or text
         req.source = guarded.fields.get("source")
         chash = content_hash(text)
-    prop = propose(index.store, coll.name, scopes, text, chash, embedder, semantic_unavailable)
+    prop = propose(candidates(index.store, coll.name, scopes, text, chash, embedder, semantic_unavailable))
     if decision is None or (prop.outcome == "existing" and decision != "supersede" and tracked is None):
         return RememberResult.model_validate(fields(prop))
     matching = Matching.model_validate(fields(prop.matching))

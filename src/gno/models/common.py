@@ -7,6 +7,8 @@ from typing import Any, Self
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
+from gno import egress
+
 
 class GnoModel(BaseModel):
     # defer_build: validators are built on first use, so a CLI call pays only for the models it touches
@@ -23,17 +25,13 @@ class GnoModel(BaseModel):
         return cls(**taken, **given)
 
 
-class EgressSource(GnoModel):
-    collection: str
-    policy: str
-    source: str
+class EgressSource(GnoModel, egress.Source):
+    pass
 
 
-class EgressLineage(GnoModel):
+class EgressLineage(GnoModel, egress.Lineage):
     """Where derived output may travel: the strictest policy of its source collections."""
 
-    effective_policy: str
-    digest: str
     sources: list[EgressSource]
 
 

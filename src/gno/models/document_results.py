@@ -2,31 +2,16 @@
 
 from __future__ import annotations
 
+from gno import doc_reads
 from gno.models.common import GnoModel, RequestInfo
 
 
-class ReturnedLines(GnoModel):
-    start: int
-    end: int
+class ReturnedLines(GnoModel, doc_reads.ReturnedLines):
+    pass
 
 
-class DocumentResult(GnoModel):
-    docid: str
-    uri: str
-    title: str
-    collection: str
-    rel_path: str
-    abs_path: str
-    source_hash: str
-    active: bool
-    tags: list[str]
-    total_lines: int
+class DocumentResult(GnoModel, doc_reads.Document):
     returned_lines: ReturnedLines
-    content: str
-    #: the original file, base64 (only when asked with `source`): the PDF behind a converted mirror
-    source_base64: str | None = None
-    #: set when the content is a markdown mirror converted from another format (`id@version+libraries`)
-    converter: str | None = None
 
     def source_bytes(self) -> bytes:
         """The original file's bytes (a `get` with `source=True`)."""
@@ -35,32 +20,21 @@ class DocumentResult(GnoModel):
         return base64.b64decode(self.source_base64 or "")
 
 
-class RefError(GnoModel):
-    ref: str
-    code: str
-    message: str
+class RefError(GnoModel, doc_reads.RefFailure):
+    pass
 
 
-class MultiGetResult(GnoModel):
+class MultiGetResult(GnoModel, doc_reads.Documents):
     documents: list[DocumentResult]
     errors: list[RefError]
-    truncated: bool = False
 
 
-class LsEntry(GnoModel):
-    docid: str
-    uri: str
-    title: str
-    collection: str
-    rel_path: str
+class LsEntry(GnoModel, doc_reads.ListEntry):
+    pass
 
 
-class LsResult(GnoModel):
-    scope: str | None
+class LsResult(GnoModel, doc_reads.Listing):
     entries: list[LsEntry]
-    total: int  # documents in scope; `entries` is the page [offset, offset + limit)
-    offset: int = 0
-    limit: int | None = None
 
 
 class CaptureSource(GnoModel):

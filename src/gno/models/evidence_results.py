@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import Field
 
+from gno import change_reads, doc_reads
 from gno.models.common import EgressLineage, GnoModel
 
 
@@ -74,25 +75,15 @@ class ContextVerifyResult(GnoModel):
     items: list[EvidenceCheck]
 
 
-class ChangeEvent(GnoModel):
-    id: str
-    kind: str  # create | update | rename | inactivate | reactivate
-    collection: str
-    observed_at: str
-    previous: dict[str, Any] | None = None
-    current: dict[str, Any] | None = None
-    structure_delta: dict[str, Any] | None = None
+class ChangeEvent(GnoModel, change_reads.ChangeEvent):
+    pass
 
 
-class ChangePage(GnoModel):
-    next_cursor: str | None = None
-    earliest_cursor: str | None = None
-    latest_cursor: str | None = None
-    cursor_expired: bool = False
-    truncated: bool = False
+class ChangePage(GnoModel, change_reads.ChangePage):
+    pass
 
 
-class ChangesResult(GnoModel):
+class ChangesResult(GnoModel, change_reads.Changes):
     schema_version: str = "1.0"
     changes: list[ChangeEvent]
     page: ChangePage
@@ -106,19 +97,11 @@ class DiffResult(GnoModel):
     content: dict[str, str]
 
 
-class LinkItem(GnoModel):
-    uri: str
-    docid: str
-    title: str
-    edge_type: str
-    confidence: str
-    line: int | None = None
-    target_ref: str
+class LinkItem(GnoModel, doc_reads.LinkItem):
+    pass
 
 
-class LinksResult(GnoModel):
-    uri: str
-    direction: str  # out | in
+class LinksResult(GnoModel, doc_reads.Links):
     links: list[LinkItem]
 
 

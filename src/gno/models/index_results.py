@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from gno import status_reads
 from gno.models.common import GnoModel
 from gno.models.memory_results import RecallResult, RememberResult
 from gno.models.search_results import SearchResult
@@ -60,54 +61,24 @@ class SyncResult(GnoModel):
     pruned: bool = False
 
 
-class IngestErrorInfo(GnoModel):
-    collection: str
-    rel_path: str
-    code: str
-    message: str
-    occurred_at: str
-    severity: str = "error"  # error | warning
+class IngestErrorInfo(GnoModel, status_reads.IngestErrorInfo):
+    pass
 
 
-class CollectionStatus(GnoModel):
-    name: str
-    path: str
-    path_exists: bool
-    memory_managed: bool
-    active: int
-    inactive: int
-    chunks: int
-    errors: int
-    warnings: int = 0
+class CollectionStatus(GnoModel, status_reads.CollectionStatus):
+    pass
 
 
-class MemoryDiagnostic(GnoModel):
-    uri: str
-    codes: list[str]
+class MemoryDiagnostic(GnoModel, status_reads.MemoryDiagnostic):
+    pass
 
 
-class MemoryStatus(GnoModel):
-    collections: list[str]
-    facts: int
-    current: int
-    superseded: int
-    invalid: int
+class MemoryStatus(GnoModel, status_reads.MemoryStatus):
     diagnostics: list[MemoryDiagnostic] = Field(default_factory=list)
 
 
-class VectorStatus(GnoModel):
-    model: str | None = None
-    embedded_chunks: int = 0
-    total_chunks: int = 0
-    stale_chunks: int = 0
-    pending_documents: int = 0  # active documents not yet chunked and embedded (`gno embed` does it)
-    available: bool = False
-    reason: str | None = None
-    #: the static first pass of a transformer model (`models.firstPass`) and its chunks with vectors
-    first_pass_model: str | None = None
-    first_pass_chunks: int = 0
-    #: whose vectors rank `query` now: `model`, or `first_pass_model` while it covers more chunks
-    ranked_by: str | None = None
+class VectorStatus(GnoModel, status_reads.VectorStatus):
+    pass
 
 
 class EmbedResult(GnoModel):
@@ -124,21 +95,11 @@ class EmbedResult(GnoModel):
     first_pass_embedded: int = 0
 
 
-class StatusResult(GnoModel):
-    index_name: str
-    config_path: str
-    db_path: str
-    db_exists: bool
-    size_bytes: int
+class StatusResult(GnoModel, status_reads.StatusResult):
     collections: list[CollectionStatus]
-    documents: int
-    chunks: int
     ingest_errors: list[IngestErrorInfo]
-    #: true when `next_steps` is empty: every folder present, every chunk embedded for the model
-    healthy: bool
     memory: MemoryStatus | None = None
     vectors: VectorStatus | None = None
-    #: what to run or fix, one line each (e.g. "8 of 328 chunks unembedded — run `gno embed`")
     next_steps: list[str] = Field(default_factory=list)
 
 

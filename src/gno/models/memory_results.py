@@ -6,71 +6,44 @@ from typing import Literal
 
 from pydantic import Field
 
+from gno import memory_records as records
 from gno.models.common import EgressLineage, GnoModel, RequestInfo
 
 
-class MemoryRecord(GnoModel):
-    uri: str
-    docid: str
-    record_id: str
-    text: str
-    scopes: list[str]
-    caller: str
-    session: str
-    created_at: str
-    content_hash: str
+class MemoryRecord(GnoModel, records.Fact):
     supersedes: list[str] = Field(default_factory=list)
-    source: str | None = None
-    valid_from: str | None = None  # the event time, when the caller gave one (`--valid-from`)
 
 
-class MemoryFact(MemoryRecord):
-    span_hash: str
-    score: float
+class MemoryFact(MemoryRecord, records.RecalledFact):
     egress_lineage: EgressLineage
 
 
-class Receipt(GnoModel):
-    caller: str
-    session: str
-    issued_at: str
-    memory_ids: list[str]
-    span_hashes: list[str]
-    digest: str
+class Receipt(GnoModel, records.Issued):
+    pass
 
 
-class RecallBudget(GnoModel):
-    max_facts: int
-    max_tokens: int
-    used_tokens: int
-    omitted: int
+class RecallBudget(GnoModel, records.Budget):
+    pass
 
 
-class RetrievalInfo(GnoModel):
-    mode: Literal["lexical", "hybrid"]
-    semantic_unavailable: str | None = None
+class RetrievalInfo(GnoModel, records.Retrieval):
+    pass
 
 
-class RecallResult(GnoModel):
+class RecallResult(GnoModel, records.Recalled):
     facts: list[MemoryFact]
     receipt: Receipt
     budget: RecallBudget
     retrieval: RetrievalInfo
     egress_lineage: EgressLineage | None = None
-    hint: str | None = None
 
 
-class Candidate(GnoModel):
+class Candidate(GnoModel, records.Similar):
     record: MemoryRecord
-    similarity: float
-    match: Literal["exact", "likely", "weak"]
 
 
-class Matching(GnoModel):
-    mode: Literal["semantic", "lexical"]
-    threshold: float
-    pool_size: int
-    semantic_unavailable: str | None = None
+class Matching(GnoModel, records.Matching):
+    pass
 
 
 class SyncStatus(GnoModel):

@@ -2,51 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal  # noqa: F401 - pydantic resolves `hit_records.Hit.match` here
 
 from pydantic import Field
 
+from gno import hit_records
 from gno.models.common import GnoModel
 
 
-class LineRange(GnoModel):
-    start_line: int
-    end_line: int
+class LineRange(GnoModel, hit_records.LineSpan):
+    pass
 
 
-class SearchHit(GnoModel):
-    docid: str
-    uri: str
-    title: str
-    collection: str
-    rel_path: str
-    score: float
-    line: int
-    snippet: str
+class SearchHit(GnoModel, hit_records.Hit):
     snippet_range: LineRange
     tags: list[str] = Field(default_factory=list)
-    body: str | None = None
-    body_start_line: int | None = None
-    sources: list[str] | None = None
-    #: `search` only: "all" when the document contains every content word, "partial" when it
-    #: filled the list matching some of them
-    match: Literal["all", "partial"] | None = None
-    #: a memory fact that a newer fact replaced (`remember --supersede`): the successor's uri. Such
-    #: facts stay searchable (they are files like any other) but are marked on every surface;
-    #: `recall` never returns them
-    superseded_by: str | None = None
-    #: the context hints that apply to the document (global, collection, prefixes broad to specific)
-    context: list[str] | None = None
 
 
-class SearchMeta(GnoModel):
-    total_results: int
-    mode: str = "bm25"
-    collection: str | None = None
-    elapsed_ms: float | None = None
-    notes: list[str] | None = None
-    #: `search` only: how many of the results match some but not all of the query's words
-    partial_results: int | None = None
+class SearchMeta(GnoModel, hit_records.PageMeta):
+    pass
 
 
 class ExplainHit(GnoModel):

@@ -11,14 +11,16 @@ Scores are normalised per query to 0..1 (best hit = 1.0) and are not comparable 
 queries; partial matches score below the weakest full match. Hits carry docid, uri, title,
 collection, the best-matching line and its span.
 
-Results are plain NamedTuples with the fields of `gno.models.SearchResult`, which is built from
-their wire form: a cold `gno search` prints them without importing pydantic or dataclasses.
+Results are plain records (`gno.hit_records`, whose fields `gno.models.SearchHit` and
+`SearchMeta` derive), and `gno.models.SearchResult` is built from a page's wire form: a cold
+`gno search` prints them without importing pydantic or dataclasses.
 """
 
 from __future__ import annotations
 
 import time
 
+from gno.hit_records import Hit, LineSpan, PageMeta
 from gno.retrieve.grammar import FUNCTION_WORDS, ParsedQuery, compile_fts, content_query, parse_query
 from gno.retrieve.snippets import SNIPPET_WINDOW, Snippet, pick_snippet
 from gno.store.db import Store
@@ -30,9 +32,18 @@ from gno.wire import wire
 
 TYPE_CHECKING = False  # not typing's: a cold `gno search` does not import typing
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, TypedDict, Unpack
 
     from gno.models import SearchHit
+
+    class Assembly(TypedDict, total=False):
+        """How `collect_hits` assembles hits, for a caller that passes them on (its parameters)."""
+
+        full: bool
+        sources: dict[int, list[str]] | None
+        partial: set[int] | None
+        lines: dict[int, int] | None
+        snippets: bool
 
 
 #: hits per page on every surface, at most (the request models declare it)
@@ -51,41 +62,6 @@ class SearchOptions(NamedTuple):
 #: every surface's defaults: the request models (`gno.contract.retrieve`) declare them, and a cold
 #: `gno search` reads them here without importing pydantic
 DEFAULTS = SearchOptions()
-
-
-class LineSpan(NamedTuple):
-    start_line: int
-    end_line: int
-
-
-class Hit(NamedTuple):
-    """One hit; the fields (and their wire names) of `gno.models.SearchHit`."""
-
-    docid: str
-    uri: str
-    title: str
-    collection: str
-    rel_path: str
-    score: float
-    line: int
-    snippet: str
-    snippet_range: LineSpan
-    tags: list[str]
-    body: str | None = None
-    body_start_line: int | None = None
-    sources: list[str] | None = None
-    match: str | None = None  # "all" | "partial" (search only)
-    superseded_by: str | None = None  # a superseded memory fact: the uri of the fact that replaced it
-    context: list[str] | None = None  # the context hints that apply (attached by the engine)
-
-
-class PageMeta(NamedTuple):
-    total_results: int
-    mode: str = "bm25"
-    collection: str | None = None
-    elapsed_ms: float | None = None
-    notes: list[str] | None = None
-    partial_results: int | None = None
 
 
 class SearchPage(NamedTuple):
@@ -114,23 +90,12 @@ def run_bm25(
 
 
 def build_hits(
-    store: Store,
-    scored: list[tuple[int, float]],
-    words: list[str],
-    *,
-    full: bool = False,
-    sources: dict[int, list[str]] | None = None,
-    partial: set[int] | None = None,
-    lines: dict[int, int] | None = None,
-    snippets: bool = True,
+    store: Store, scored: list[tuple[int, float]], words: list[str], **assembly: Unpack[Assembly]
 ) -> list[SearchHit]:
     """`collect_hits` as the pydantic models the hybrid rungs assemble."""
     from gno.models import SearchHit
 
-    found = collect_hits(
-        store, scored, words, full=full, sources=sources, partial=partial, lines=lines, snippets=snippets
-    )
-    return [SearchHit.model_validate(wire(h)) for h in found]
+    return [SearchHit.model_validate(wire(h)) for h in collect_hits(store, scored, words, **assembly)]
 
 
 def collect_hits(

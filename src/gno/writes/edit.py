@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar
 
 from gno.confine import confined
 from gno.errors import ErrorCode, NotFoundError, RuntimeFailure, ValidationError, make_error
@@ -30,6 +30,13 @@ if TYPE_CHECKING:
     from gno.index import IndexWriter
     from gno.ledger import Operation, Tracked
     from gno.store.db import Store
+
+    class WriteOptions(TypedDict, total=False):
+        """How `update_doc` waits for the write lease and the request ID it runs under."""
+
+        lock_wait: float | None
+        request_id: str | None
+
 
 R = TypeVar("R", bound=GnoModel)
 
