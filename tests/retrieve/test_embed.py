@@ -154,7 +154,7 @@ def test_batch_size_out_of_range_is_a_validation_error(fake_engine: Engine, size
     with pytest.raises(GnoError) as ei:
         fake_engine.embed(batch_size=size)
     expect_code(ei.value, ErrorCode.VALIDATION)
-    assert "--batch-size" in ei.value.message
+    assert "`batchSize`" in ei.value.message  # the wire name: each surface words its own flag
     assert vector_rows(fake_engine) == 0
 
 
