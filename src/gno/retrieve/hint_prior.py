@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from gno.retrieve.grammar import STOPWORDS, singular, word_tokens
 from gno.store import documents as docs
 
 if TYPE_CHECKING:
@@ -39,6 +40,9 @@ HINT_WEIGHT = 0.8
 #: cosine differences (above the candidates' lowest) up to this much add nothing; the tune parts were
 #: best at 0 (0.02-0.1 measured), so every difference counts
 HINT_MARGIN = 0.0
+#: a candidate's hints earn the prior only when they share a content word with the query that not
+#: every candidate's hints have (`speaking_sets`)
+LEXICAL_GATE = True
 
 Relevance = Callable[[tuple[str, ...]], float]
 
@@ -48,16 +52,34 @@ def vector_relevance(semantic: Semantic, query: str) -> Relevance:
     import numpy as np
 
     emb = semantic.ranking_embedder()
-    q = emb.embed_query(query)
-    qn = float(np.linalg.norm(q)) or 1.0
+    asked: list[tuple[np.ndarray, float]] = []  # the query's vector and norm, embedded on first use
 
     def rel(texts: tuple[str, ...]) -> float:
         if not texts:
             return 0.0
+        if not asked:
+            q = emb.embed_query(query)
+            asked.append((q, float(np.linalg.norm(q)) or 1.0))
+        q, qn = asked[0]
         v = semantic.text_vector(" ".join(texts), emb)
         return float(np.dot(q, v)) / (qn * (float(np.linalg.norm(v)) or 1.0))
 
     return rel
+
+
+def named_words(text: str) -> frozenset[str]:
+    """The content words a text names (three letters or more, stop words and numbers out), plurals as
+    their singular: "Windows" and "window" meet, "indexer" and "index" do not."""
+    return frozenset(singular(w) for w in word_tokens(text) if len(w) >= 3 and w not in STOPWORDS and not w.isdigit())
+
+
+def speaking_sets(query: str, sets: Sequence[tuple[str, ...]]) -> set[tuple[str, ...]]:
+    """The hint sets that speak to the query: each names a word of it that not every one of `sets`
+    names, so a word of the global or the collection hint, which all share, never counts."""
+    asked = named_words(query)
+    words = {texts: named_words(" ".join(texts)) & asked for texts in sets}
+    shared = frozenset.intersection(*words.values()) if words else frozenset()
+    return {texts for texts, w in words.items() if w - shared}
 
 
 def hint_prior(
@@ -65,6 +87,7 @@ def hint_prior(
     fused: Ranked,
     hints: Sequence[HintConfig],
     relevance: Relevance,
+    query: str,
     weight: float | None = None,
 ) -> tuple[Stage, Ranked]:
     """The `hints` stage: the fused ranking with each candidate's prior added (see the module)."""
@@ -74,20 +97,26 @@ def hint_prior(
     t = time.perf_counter()
     w = HINT_WEIGHT if weight is None else weight
     rows = docs.docs_by_ids(store, [d for d, _ in fused])
-    per_set: dict[tuple[str, ...], float] = {}
-    raw: dict[int, float] = {}
+    sets: dict[int, tuple[str, ...]] = {}
     for d, _ in fused:
         row = rows.get(d)
-        texts = tuple(h.text for h in matching(hints, row.collection, row.rel_path)) if row else ()
-        if texts not in per_set:
-            per_set[texts] = relevance(texts)
-        raw[d] = per_set[texts]
-    low = min(raw.values(), default=0.0)
-    prior = {d: w * max(0.0, r - low - HINT_MARGIN) for d, r in raw.items()}
+        sets[d] = tuple(h.text for h in matching(hints, row.collection, row.rel_path)) if row else ()
+    distinct = list(dict.fromkeys(sets.values()))
+    speaking = speaking_sets(query, distinct) if LEXICAL_GATE else set(distinct)
+    # a cosine is needed for every set (the lowest is the baseline) only when one set earns a prior
+    per_set = {texts: relevance(texts) for texts in distinct} if speaking and len(distinct) > 1 else {}
+    low = min(per_set.values(), default=0.0)
+    prior = {
+        d: w * max(0.0, per_set[texts] - low - HINT_MARGIN) if texts in speaking and per_set else 0.0
+        for d, texts in sets.items()
+    }
     st = Stage("hints", scores=prior)
-    ranked = _order({d: s + prior[d] for d, s in fused}) if w and len(per_set) > 1 else fused
+    ranked = _order({d: s + prior[d] for d, s in fused}) if w and any(prior.values()) else fused
     st.ranked = [d for d, _ in ranked]
     st.after = st.ranked
-    st.reason = f"prior {w:g} × (cosine of the query and a document's hints − the lowest); {len(per_set)} hint sets"
+    st.reason = (
+        f"prior {w:g} × (cosine of the query and a document's hints − the lowest), for hints sharing a word"
+        f" with the query; {len(speaking)} of {len(distinct)} hint sets"
+    )
     st.ms = (time.perf_counter() - t) * 1000
     return st, ranked
