@@ -46,7 +46,7 @@ def test_a_hint_the_query_does_not_speak_to_moves_nothing(build: Build, monkeypa
     assert _order(e, query)[:2] == ["gui/release.md", "cli/release.md"]
 
 
-def test_only_a_word_that_tells_the_scopes_apart_opens_the_gate() -> None:
+def test_only_a_word_of_one_scope_that_tells_the_scopes_apart_opens_the_gate() -> None:
     common = ("Cheat sheets of programs",)
     windows = (*common, "Programs found only on Windows")
     linux = (*common, "Programs found only on Linux distributions")
@@ -55,6 +55,7 @@ def test_only_a_word_that_tells_the_scopes_apart_opens_the_gate() -> None:
     assert speaking_sets("compress a folder", [common, windows, linux]) == set()
     assert speaking_sets("only on linux distribution", [windows, linux]) == {linux}  # "only": in both
     assert speaking_sets("what the indexer keeps", [common, (*common, "Objects of the index")]) == set()  # not a plural
+    assert speaking_sets("copy disks from windows to linux", [common, windows, linux]) == set()  # which one?
     assert speaking_sets("anything", []) == set()
 
 

@@ -74,12 +74,16 @@ def named_words(text: str) -> frozenset[str]:
 
 
 def speaking_sets(query: str, sets: Sequence[tuple[str, ...]]) -> set[tuple[str, ...]]:
-    """The hint sets that speak to the query: each names a word of it that not every one of `sets`
-    names, so a word of the global or the collection hint, which all share, never counts."""
+    """The hint sets that speak to the query: those holding the one hint that names a word of it not
+    named by every one of `sets` (so a word of the global or the collection hint, which all share,
+    never counts). A query naming words of two hints ("available as msedge on Windows and as
+    microsoft-edge for other platforms") does not say which scope it is about: no set speaks."""
     asked = named_words(query)
-    words = {texts: named_words(" ".join(texts)) & asked for texts in sets}
-    shared = frozenset.intersection(*words.values()) if words else frozenset()
-    return {texts for texts, w in words.items() if w - shared}
+    shared = frozenset.intersection(*(named_words(" ".join(t)) for t in sets)) if sets else frozenset()
+    naming = {h for texts in sets for h in texts if (named_words(h) & asked) - shared}
+    if len(naming) != 1:
+        return set()
+    return {texts for texts in sets if naming <= set(texts)}
 
 
 def hint_prior(
