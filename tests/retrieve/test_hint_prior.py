@@ -53,6 +53,7 @@ def test_only_a_word_of_one_scope_that_tells_the_scopes_apart_opens_the_gate() -
     assert speaking_sets("list disks on windows", [common, windows, linux]) == {windows}
     assert speaking_sets("list the disks of a program", [common, windows, linux]) == set()  # in every set
     assert speaking_sets("compress a folder", [common, windows, linux]) == set()
+    assert speaking_sets("dump an X11 window to a file", [common, windows, linux]) == set()  # "Windows": a name
     assert speaking_sets("only on linux distribution", [windows, linux]) == {linux}  # "only": in both
     assert speaking_sets("what the indexer keeps", [common, (*common, "Objects of the index")]) == set()  # not a plural
     assert speaking_sets("copy disks from windows to linux", [common, windows, linux]) == set()  # which one?
