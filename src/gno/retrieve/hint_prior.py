@@ -3,11 +3,11 @@
 A hint says what a scope holds ("Programs found only on Windows"). When a query names a scope, the
 documents of that scope are a little more likely to be what the user means. The prior acts only
 where the query speaks to a scope: a candidate's hints earn it only when they hold the *one* hint
-that names a content word of the query (stop words out, plurals as their singular) that not every
-candidate's hints name (`speaking_sets`). "list disks on windows" then lifts the Windows scope;
-"compress a folder" names no scope and moves nothing; a query that names two scopes ("on Windows
-and on other platforms") does not say which it is about and moves nothing either. A speaking
-candidate then gets
+that names a content word of the query (stop words out, plurals as their singular, a name such as
+"Windows" as written) that not every candidate's hints name (`speaking_sets`). "list disks on
+windows" then lifts the Windows scope; "compress a folder" names no scope and moves nothing; a
+query that names two scopes ("on Windows and on other platforms") does not say which it is about
+and moves nothing either. A speaking candidate then gets
 
     prior = HINT_WEIGHT × (cosine(query, its hints) − the lowest such cosine among the candidates)
 
@@ -21,7 +21,8 @@ hints is 0.05-0.08 on every corpus, so no margin separates signal from it), and 
 fell. Measured on `bench/retrieval_suite.py --hints bench/queries/hints.yml` (figures and commands
 in docs/benchmarks.md, "Context hints"): with the gate no nDCG@10 of any corpus, embedder, mode or
 part is below its value without hints. Matching words by the light stemmer instead of plurals
-("indexer" met "index") and letting a query speak to several scopes each cost a report figure.
+("indexer" met "index"), letting a query speak to several scopes, and folding a name to a singular
+("an X11 window" met "Windows") each cost a report figure.
 
 Where it runs: after fusion, before graph expansion, as a stage of its own (`hints`, in `--explain`
 and `query diagnose`); only with the vector leg on (counting shared words instead of the cosine
