@@ -152,8 +152,8 @@ def hint_prior(
     st.ranked = [d for d, _ in ranked]
     st.after = st.ranked
     st.reason = (
-        f"prior {w:g} × (cosine of the query and a document's hints − the lowest), for hints sharing a word"
-        f" with the query; {len(speaking)} of {len(distinct)} hint sets"
+        f"prior {w:g} × (cosine of the query and a document's hints − the lowest), for the one scope whose"
+        f" hint names a word of the query; {len(speaking)} of {len(distinct)} hint sets"
     )
     st.ms = (time.perf_counter() - t) * 1000
     return st, ranked
