@@ -380,6 +380,13 @@ def use_hint_margin(margin: float) -> None:
     hint_prior.HINT_MARGIN = margin
 
 
+def use_hint_gate(on: bool) -> None:
+    """Bench only: whether the hint prior's lexical gate is on (`gno.retrieve.hint_prior.LEXICAL_GATE`)."""
+    from gno.retrieve import hint_prior
+
+    hint_prior.LEXICAL_GATE = on
+
+
 def embed(engine: Any, spec: str) -> dict[str, Any]:
     set_embedder(engine, spec)
     started = time.perf_counter()
@@ -745,6 +752,8 @@ def main(argv: list[str] | None = None) -> int:
                     "bench/queries/hints.yml) in each corpus's home; without it, none")  # fmt: skip
     ap.add_argument("--hint-weight", type=float, default=None, help="bench only: the hint prior's weight")
     ap.add_argument("--hint-margin", type=float, default=None, help="bench only: the hint prior's margin")
+    ap.add_argument("--hint-gate", choices=("on", "off"), default=None,
+                    help="bench only: the hint prior's lexical gate (off: every candidate's hints earn the prior)")
     ap.add_argument("--write", type=Path, default=None, help="write the markdown report here")
     ap.add_argument("--json", type=Path, default=None, help="write all figures (and per-query ranks) as JSON")
     ap.add_argument("--runs-note", default=None, help="with --write: a paragraph saying how the merged runs were made")
@@ -771,6 +780,8 @@ def main(argv: list[str] | None = None) -> int:
         use_hint_weight(args.hint_weight)
     if args.hint_margin is not None:
         use_hint_margin(args.hint_margin)
+    if args.hint_gate is not None:
+        use_hint_gate(args.hint_gate == "on")
     if args.rescorer:
         use_rescorer(args.rescorer)
     modes = [m for m in args.modes.split(",") if m]

@@ -182,10 +182,11 @@ def test_the_prior_moves_only_between_scopes(engine: Engine) -> None:
     def closeness(texts: tuple[str, ...]) -> float:  # stands in for the cosine of query and hints
         return 0.9 if "Project plans" in texts else 0.5 if texts else 0.0
 
-    st, ranked = hint_prior(engine.store, fused, [_hint("/", "Everything")], closeness, weight=0.5)
+    query = "project plans for the deploy"
+    st, ranked = hint_prior(engine.store, fused, [_hint("/", "Everything")], closeness, query, weight=0.5)
     assert ranked == fused and set(st.scores.values()) == {0.0}  # one hint set: nothing moves
     hints = [_hint("/", "Everything"), _hint("gno://notes/projects", "Project plans")]
-    st, ranked = hint_prior(engine.store, fused, hints, closeness, weight=0.5)
+    st, ranked = hint_prior(engine.store, fused, hints, closeness, query, weight=0.5)
     assert [d for d, _ in ranked] == [b, a, c]
     assert st.scores == {a: 0.0, b: pytest.approx(0.5 * 0.4), c: 0.0}
     assert dict(ranked)[b] == pytest.approx(0.88 + 0.2)

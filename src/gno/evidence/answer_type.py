@@ -38,8 +38,8 @@ from dataclasses import dataclass
 from gno.evidence.claims import NUMBER_WORDS
 from gno.evidence.forms import examples_removed, formed_values
 from gno.evidence.passages import covered, stem
-from gno.evidence.question import CALENDAR_WORDS, IRREGULAR, KIND_WORDS, TIME_WORD_RE, QuestionFrame, singular
-from gno.retrieve.grammar import STOPWORDS, word_tokens
+from gno.evidence.question import CALENDAR_WORDS, IRREGULAR, KIND_WORDS, TIME_WORD_RE, QuestionFrame
+from gno.retrieve.grammar import STOPWORDS, singular, word_tokens
 
 # markdown emphasis around a word (`_PBKDF2_`, `**AES**`): markup, not part of the name it marks
 EMPHASIS_RE = re.compile(r"(?<![\w*])[_*]{1,2}(?=\w)|(?<=\w)[_*]{1,2}(?![\w*])")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from gno.evidence.focus import MEASURES, Focus, parse
 from gno.evidence.forms import form_of
 from gno.evidence.passages import facets_of, stem
-from gno.retrieve.grammar import STOPWORDS, word_tokens
+from gno.retrieve.grammar import STOPWORDS, singular, word_tokens
 
 POLAR = frozenset("did does do is are was were can could has have had will would should shall may might".split())
 # nouns after `what`/`which` that fix the answer type whatever the wh-word
@@ -149,16 +149,6 @@ def answer_kind(question: str) -> str:
         if nouns & PERSON_NOUNS:
             return "person"
     return "thing"
-
-
-def singular(word: str) -> str:
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("ches", "shes", "sses", "xes")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
-        return word[:-1]
-    return word
 
 
 def target_phrase(question: str) -> list[str]:

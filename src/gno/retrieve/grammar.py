@@ -48,6 +48,18 @@ def word_tokens(text: str) -> list[str]:
     return [t.lower() if "Σ" not in t else "".join(ch.lower() for ch in t) for t in found]
 
 
+def singular(word: str) -> str:
+    """A plural noun's singular ("cities" → "city", "boxes" → "box", "windows" → "window"); other words as
+    they are. A plain suffix rule: what matters is that a word and its plural meet."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
+        return word[:-1]
+    return word
+
+
 _WORD_CHAR: dict[str, bool] = {}
 
 

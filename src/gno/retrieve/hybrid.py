@@ -412,7 +412,8 @@ class HybridRetriever:
         if opts.hints and fused and w_vec and not (opts.depth != "fast" and self.semantic.quality_embedder()):
             from gno.retrieve import hint_prior as hp  # a prior between scopes; not before a re-scoring
 
-            hs, fused = hp.hint_prior(self.store, fused, opts.hints, hp.vector_relevance(self.semantic, query))
+            relevance = hp.vector_relevance(self.semantic, query)
+            hs, fused = hp.hint_prior(self.store, fused, opts.hints, relevance, query)
             stages.append(hs)
         if opts.depth != "fast" and opts.graph and fused:
             g = self._graph([d for d, _ in fused], f)
