@@ -235,3 +235,39 @@ def test_a_retried_request_id_replays_the_new_uris(settings: Settings, tmp_path:
 def test_a_rename_creates_no_request_ledger(engine: Engine) -> None:
     engine.collection_rename("notes", "kb")
     assert not engine.settings.requests_path.exists()
+
+
+def test_an_unusable_request_ledger_is_a_warning_of_a_rename_that_is_done(engine: Engine) -> None:
+    ledger = engine.settings.requests_path
+    ledger.parent.mkdir(parents=True, exist_ok=True)
+    ledger.write_bytes(b"not a database, " * 512)
+    out = engine.collection_rename("notes", "kb")
+    assert out.new_name == "kb" and out.documents > 0 and out.request_outcomes == 0
+    [warning] = out.warnings
+    assert str(ledger) in warning and "gno://notes/" in warning and "move the ledger aside" in warning
+    assert [c.name for c in load_config(engine.settings).collections] == ["kb"]
+    assert _rows(engine, "kb") and not _rows(engine, "notes")
+    assert ledger.read_bytes() == b"not a database, " * 512  # left as it was, for the user to move
+
+
+def test_a_rename_prints_its_warnings_on_stderr(engine: Engine, tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    ledger = engine.settings.requests_path
+    ledger.parent.mkdir(parents=True, exist_ok=True)
+    ledger.write_bytes(b"not a database, " * 512)
+    env = {**os.environ, "GNO_NO_DAEMON": "1"}
+    env.update(
+        GNO_CONFIG_DIR=str(engine.settings.config_dir),
+        GNO_DATA_DIR=str(engine.settings.data_dir),
+        GNO_CACHE_DIR=str(engine.settings.cache_dir),
+    )
+    engine.close()
+    proc = subprocess.run(
+        [sys.executable, "-m", "gno", "collection", "rename", "notes", "kb"], env=env, capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("Renamed collection notes → kb")
+    assert proc.stderr.startswith("warning: request ledger ") and "move the ledger aside" in proc.stderr

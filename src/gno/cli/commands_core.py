@@ -177,6 +177,8 @@ def collection_rename(
             click.echo(f"  {r.request_outcomes} request-ID outcomes now replay gno://{r.new_name}/ URIs")
         for uri in r.stale_references:
             click.echo(f"  still names gno://{r.old_name}/: {shown(uri)}")
+        for warning in r.warnings:
+            click.echo(f"warning: {warning}", err=True)
 
     fields = {"collection": collection, "new_name": new_name}
     invoke(ctx, as_json, "collection_rename", fields, render, lock_wait=lock_wait, no_wait=no_wait)

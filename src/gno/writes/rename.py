@@ -23,7 +23,7 @@ from pydantic import Field
 
 from gno.config import COLLECTION_NAME_RE, load_config, save_config
 from gno.confine import confined
-from gno.errors import ConflictError, ErrorCode, ValidationError
+from gno.errors import ConflictError, ErrorCode, GnoError, ValidationError
 from gno.fsio import atomic_write_bytes
 from gno.index import IndexWriter, sync_written
 from gno.ingest.markdown import FRONT_MATTER_MAX_LINES, front_matter_close
@@ -51,6 +51,10 @@ class CollectionRenamed(GnoModel):
     contexts: int = Field(0, description="Context hints of the collection whose scope now names the new name.")
     request_outcomes: int = Field(
         0, description="Kept outcomes of request IDs whose URIs now name the new name (a retry replays those)."
+    )
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="What the rename could not carry along (it is done all the same), each with its fix.",
     )
 
 
@@ -101,7 +105,7 @@ def rename_collection(host: RenameHost, old: str, new: str, lock_wait: float | N
             moved, events = rstore.rename_rows(conn, coll.name, target, now_iso())
             save_config(host.settings, cfg)  # inside the transaction: a failed save rolls the rows back
         facts, stale = _follow_references(host, coll.name, target)
-        outcomes = LedgerDb(host.settings.requests_path).rename_collection(coll.name, target, now_iso())
+        outcomes, warnings = _follow_ledger(host, coll.name, target, now_iso())
     return CollectionRenamed(
         old_name=coll.name,
         new_name=target,
@@ -112,7 +116,26 @@ def rename_collection(host: RenameHost, old: str, new: str, lock_wait: float | N
         memory_managed=renamed.memory_managed,
         contexts=hints,
         request_outcomes=outcomes,
+        warnings=warnings,
     )
+
+
+def _follow_ledger(host: RenameHost, old: str, new: str, at: str) -> tuple[int, list[str]]:
+    """Point the request ledger's kept outcomes at `new`: (how many moved, warnings).
+
+    The index and the config are renamed by then, so an unusable ledger file must not report the
+    rename as failed: it becomes a warning that names the fix, and only replays of requests made
+    before the rename (which would name gno://OLD/ URIs) are affected."""
+    try:
+        return LedgerDb(host.settings.requests_path).rename_collection(old, new, at), []
+    except GnoError as err:
+        if err.code != ErrorCode.REQUEST_LEDGER_UNAVAILABLE:
+            raise
+        path = err.details.get("path", host.settings.requests_path)
+        return 0, [
+            f"request ledger {path} cannot be used ({err.code}): the rename is done, but a retry of a "
+            f"request made before it may replay gno://{old}/ URIs; move the ledger aside to start a new one"
+        ]
 
 
 def _renamed_hints(cfg: GnoConfig, old: str, new: str) -> int:
