@@ -925,39 +925,3 @@ def test_indented_lines_under_a_list_item_are_text_not_code(text: str, found: bo
 
     doc = parse_markdown(text, fallback_title="t")
     assert bool(doc.links) is found and bool(doc.tags) is found
-
-
-# -- the page cache of a sync ---------------------------------------------------------------
-
-
-def test_a_sync_runs_with_the_bulk_page_cache_and_gives_it_back(
-    notes: Path, make_engine, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from gno.store import db
-
-    write(notes, "a.md", "# A\n\nalpha beta\n")
-    e = make_engine(notes)
-
-    def cache_kib() -> int:
-        return -int(e.store.conn.execute("PRAGMA cache_size").fetchone()[0])
-
-    seen: list[int] = []
-    sync_collection = sync_mod.Syncer.sync_collection
-
-    def spy(self: sync_mod.Syncer, *args: object, **kw: object) -> object:
-        seen.append(cache_kib())
-        return sync_collection(self, *args, **kw)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(sync_mod.Syncer, "sync_collection", spy)
-    assert cache_kib() == db.CACHE_KB
-    assert only(e)["added"] == 1
-    assert seen == [db.BULK_CACHE_KB]
-    assert cache_kib() == db.CACHE_KB
-
-    def boom(self: sync_mod.Syncer, *args: object, **kw: object) -> object:
-        raise RuntimeError("disk gone")
-
-    monkeypatch.setattr(sync_mod.Syncer, "sync_collection", boom)
-    with pytest.raises(RuntimeError):
-        e.update()
-    assert cache_kib() == db.CACHE_KB  # a failed sync gives the cache back too

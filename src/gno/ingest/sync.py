@@ -445,10 +445,9 @@ def run_sync(
     """Sync `collections`; with `all_collections`, also retire what the config no longer names."""
     t0 = time.perf_counter()
     syncer = Syncer(store, projectors, progress)
-    with store.bulk_cache():
-        try:
-            results = [syncer.sync_collection(c, force=force) for c in collections]
-        finally:
-            syncer.close()
-        left = syncer.finish(all_collections, prune=prune) if all_collections is not None else []
+    try:
+        results = [syncer.sync_collection(c, force=force) for c in collections]
+    finally:
+        syncer.close()
+    left = syncer.finish(all_collections, prune=prune) if all_collections is not None else []
     return results, left, time.perf_counter() - t0

@@ -21,12 +21,6 @@ if TYPE_CHECKING:
 
 SCHEMA_VERSION = 1
 
-#: a connection's page cache, KiB: queries touch few pages
-CACHE_KB = 32_000
-#: the page cache while syncing, KiB (`Store.bulk_cache`); a 100k-note first sync took 18 % less CPU
-#: with it than with `CACHE_KB` (bench/scale.py, docs/benchmarks.md "Scale")
-BULK_CACHE_KB = 256_000
-
 # Numbered migrations: (version, sql). Version 1 is the schema itself. A test proves that a
 # database migrated step by step equals a fresh one.
 MIGRATIONS: list[tuple[int, str]] = [
@@ -192,25 +186,8 @@ class Store:
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA busy_timeout=60000")
         conn.execute("PRAGMA temp_store=MEMORY")
-        conn.execute(f"PRAGMA cache_size=-{CACHE_KB}")
+        conn.execute("PRAGMA cache_size=-32000")
         return conn
-
-    @contextmanager
-    def bulk_cache(self) -> Iterator[None]:
-        """A larger page cache on this thread's connection for the span of a sync.
-
-        A first sync of a large vault inserts into B-trees and FTS5 segments that outgrow the
-        everyday cache many times over, so pages written a moment ago are read back again and
-        again; a cache of `BULK_CACHE_KB` keeps the hot pages. The everyday size comes back
-        afterwards (SQLite releases the pages above it), so a resident owner does not keep the
-        memory between syncs. The cache fills only as pages are touched: a small vault's sync uses
-        what it needs."""
-        conn = self.conn
-        conn.execute(f"PRAGMA cache_size=-{BULK_CACHE_KB}")
-        try:
-            yield
-        finally:
-            conn.execute(f"PRAGMA cache_size=-{CACHE_KB}")
 
     def _guarded(self, fn: Any, *args: Any) -> Any:
         try:
