@@ -6,6 +6,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
+from gno.errors import GnoError
 from surfaces.conftest import CliRun, McpDriver, SurfaceEnv
 
 FLAGS = ("--scope", "--collection", "--supersede", "--predecessor-hash", "--budget", "--limit", "--since")
@@ -59,3 +62,10 @@ def test_core_checks_name_the_wire_parameter_and_the_cli_its_flags(
     assert "--stdin or --file" in res.json["error"]["message"]
     res = cli("embed", "--batch-size", "0")
     assert res.exit_code == 1 and "--batch-size must be between 1 and 1024" in res.stderr
+    res = cli("search", "deploys", "--min-score", "2")
+    assert res.exit_code == 1 and "--min-score must be between 0 and 1" in res.stderr, res.stderr
+    res = cli("search", "deploys", "--limit", "0")
+    assert res.exit_code == 1 and "--limit must be between 1 and 100" in res.stderr, res.stderr
+    with pytest.raises(GnoError) as ei:
+        env.engine.search("deploys", min_score=2.0)
+    assert ei.value.message == "`minScore` must be between 0 and 1"

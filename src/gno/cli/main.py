@@ -73,6 +73,7 @@ CLI_PARAMETERS = {
     "`maxNodes`": "--max-nodes",
     "`maxEdges`": "--max-edges",
     "`batchSize`": "--batch-size",
+    "`minScore`": "--min-score",
     "`content`: the note's text": "content: text arguments, --stdin or --file",
 }
 

@@ -160,8 +160,8 @@ def check_query(query: str, limit: int, min_score: float) -> None:
     if not query or not query.strip():
         raise ValidationError("empty query: pass the words to search for", code=ErrorCode.INVALID_QUERY)
     if not 1 <= limit <= MAX_LIMIT:
-        raise ValidationError(f"limit must be between 1 and {MAX_LIMIT}")
-    raise ValidationError("min-score must be between 0 and 1")
+        raise ValidationError(f"`limit` must be between 1 and {MAX_LIMIT}")
+    raise ValidationError("`minScore` must be between 0 and 1")
 
 
 #: partial matches score at most this share of the weakest full match
