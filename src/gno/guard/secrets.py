@@ -11,7 +11,8 @@ Detection is layered:
 
 * gitleaks' public rule set, read as data (``gitleaks``): vendor token formats with keywords,
   entropy floors and allowlists, matched by RE2;
-* Nosey Parker's rule set, read as data (``noseyparker``): a second maintained source of provider formats;
+* Nosey Parker's and Kingfisher's rule sets, read as data (``noseyparker``, ``kingfisher``; see
+  ``vendored_rules``): two more maintained sources of provider formats;
 * a short list of our own format rules (``secret_formats``) for shapes that rule file lacks or
   spells more narrowly, and the precise, format-based plugins of ``detect-secrets`` run in-process
   through ``analyze_string`` (never ``analyze_line``, which may try to verify secrets over the
@@ -37,7 +38,6 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from gno.guard.gitleaks import gitleaks_candidates, is_generic
-from gno.guard.noseyparker import noseyparker_candidates
 from gno.guard.secret_context import (
     assignment_candidates,
     block_candidates,
@@ -52,6 +52,7 @@ from gno.guard.secret_context import (
 from gno.guard.secret_formats import detect_secrets_candidates, format_candidates, key_file_candidates
 from gno.guard.secret_slots import prefixed_token_candidates, slot_candidates
 from gno.guard.secret_values import shannon_entropy
+from gno.guard.vendored_rules import RULE_FILES, vendored_candidates
 
 __all__ = [
     "MARKER_RE",
@@ -174,7 +175,7 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
 
 # The rule sources a caller may switch off (the bench measures each secret collection without the rule
 # project it comes from): the two rule files, detect-secrets' plugins and gno's own format/context rules.
-RULE_SOURCES = ("gitleaks", "noseyparker", "detect-secrets", "gno")
+RULE_SOURCES = ("gitleaks", "noseyparker", "kingfisher", "detect-secrets", "gno")
 _SOURCE_OF: dict[_Detector, str] = {detect_secrets_candidates: "detect-secrets"}
 
 
@@ -186,8 +187,12 @@ def _rule_file_candidates(text: str, skip: frozenset[str]) -> Iterator[_Candidat
     found: list[tuple[str, int, int, bool]] = []
     if "gitleaks" not in skip:
         found.extend((rule, s, e, is_generic(rule)) for rule, s, e in gitleaks_candidates(text))
-    if "noseyparker" not in skip:
-        found.extend((rule, s, e, rule.startswith("np-generic")) for rule, s, e in noseyparker_candidates(text))
+    for source in RULE_FILES:
+        if source not in skip:
+            found.extend(
+                (rule, s, e, rule.startswith(("np-generic", "kf-generic")))
+                for rule, s, e in vendored_candidates(source, text)
+            )
     for rule, start, end, generic in found:
         start, end = _trim(text, start, end)
         if not generic or plausible_generic(text, start, end):
