@@ -105,6 +105,18 @@ SECRET_CASES: tuple[SecretCase, ...] = (
     _case("rsa-private-key", "deploy key:\n{s}\nend of note", _pem("RSA"), "private-key"),
     _case("openssh-private-key", "{s}", _pem("OPENSSH"), "private-key"),
     _case("jwt", "session cookie was {s} when it broke", _JWT, "jwt"),
+    _case(
+        "jwt-opaque-payload",
+        "vendor token {s} (expires Friday)",
+        _b64url_json({"typ": "JWT", "alg": "HS256"}) + "." + rand(90, B64URL),
+        "jwt",
+    ),
+    _case(
+        "private-key-base64",
+        'privateKey: "{s}"',
+        base64.b64encode(_pem("RSA").encode()).decode(),
+        "private-key",
+    ),
     _case("password-assignment-quoted", _PW + ' = "{s}"', rand(14), "password-assignment"),
     _case("password-env", "DB_" + _PW.upper() + "={s}", "pg" + rand(10), "password-assignment"),
     _case("api-key-json", '{{"api_key": "{s}", "region": "eu"}}', rand(32), "password-assignment"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import functools
 import hashlib
 import hmac
@@ -204,3 +205,10 @@ def test_guard_redacts_each_field_and_keeps_none() -> None:
         "source": None,
     }
     assert [(f.field, f.finding.rule) for f in result.secret_findings] == [("body", "openai-key")]
+
+
+def test_base64_of_a_certificate_or_public_key_is_left_alone() -> None:
+    for label in ("CERTIFICATE", "PUBLIC KEY"):
+        pem = f"-----BEGIN {label}-----\nMIIB" + "Qk" * 40 + f"\n-----END {label}-----"
+        text = f"caBundle: {base64.b64encode(pem.encode()).decode()}"
+        assert not any(f.rule == "private-key" for f in redact(text).findings), label

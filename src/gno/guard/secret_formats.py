@@ -9,6 +9,8 @@ rules in ``secret_context`` replace them.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import importlib
 import re
 from collections.abc import Callable, Iterator
@@ -46,6 +48,16 @@ def _fmt(
     return _FormatRule(rule, re.compile(pattern), needles, group, validate, folded)
 
 
+def _pem_in_base64(value: str) -> bool:
+    """Whether the first bytes of a base64 value decode to a PEM private-key header."""
+    head = value[:96]
+    try:
+        decoded = base64.b64decode(head[: len(head) - len(head) % 4]).decode("ascii", errors="replace")
+    except (binascii.Error, ValueError):
+        return False
+    return decoded.startswith("-----BEGIN") and "PRIVATE KEY" in decoded
+
+
 _B64URL = r"[A-Za-z0-9_-]"
 _END = r"(?![A-Za-z0-9_-])"
 
@@ -63,6 +75,9 @@ _KEY_FILE_RULES: tuple[_FormatRule, ...] = (
         r"PuTTY-User-Key-File-\d:[\s\S]{0,20000}?Private-MAC: ?[0-9a-fA-F]+",
         ("PuTTY-User-Key",),
     ),
+    # A PEM private key base64-encoded once more (Kubernetes secrets, JSON config): ``LS0tLS1CRUdJTi`` is
+    # ``-----BEGIN``; the decoded header must name a private key.
+    _fmt("private-key", r"\bLS0tLS1CRUdJTi[A-Za-z0-9+/]{20,20000}={0,2}", ("LS0tLS1CRUdJTi",), validate=_pem_in_base64),
 )
 
 _FORMAT_RULES: tuple[_FormatRule, ...] = (
@@ -116,6 +131,13 @@ _FORMAT_RULES: tuple[_FormatRule, ...] = (
     _fmt("google-api-key", rf"\bAIza[0-9A-Za-z_-]{{35}}{_END}", ("AIza",)),
     _fmt("google-oauth-secret", rf"\bGOCSPX-{_B64URL}{{24,}}{_END}", ("GOCSPX-",)),
     _fmt("jwt", rf"\beyJ{_B64URL}{{8,}}\.eyJ{_B64URL}{{8,}}\.(?:{_B64URL}{{8,}})?{_END}", ("eyJ",)),
+    # A JOSE header (``{"alg"`` or ``{"typ"``, base64url) and a dot before a payload that is not base64 JSON:
+    # an encrypted or vendor-signed token, still a bearer credential.
+    _fmt(
+        "jwt",
+        rf"\beyJ(?:hbGci|0eXAi){_B64URL}{{8,}}\.{_B64URL}{{20,}}(?:\.{_B64URL}{{8,}})?{_END}",
+        ("eyJhbGci", "eyJ0eXAi"),
+    ),
     _fmt("npm-token", r"\bnpm_[A-Za-z0-9]{36}\b", ("npm_",)),
     _fmt("docker-pat", rf"\bdckr_(?:pat|oat)_{_B64URL}{{24,}}{_END}", ("dckr_",)),
     _fmt("mapbox-secret-token", rf"\bsk\.eyJ{_B64URL}{{20,}}\.{_B64URL}{{20,}}{_END}", ("sk.eyJ",)),
