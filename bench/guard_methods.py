@@ -16,19 +16,28 @@ Methods (combinable):
 * ``--views filler``: one more view of the text with filler removed (a token or short unit repeated back to
   back, lines of symbols only);
 * ``--views sentences``: 300-character windows of whole sentences, half overlapping;
-* ``--mil N``: fit on each attack's best-scoring view, re-chosen N times (multiple-instance).
+* ``--views lines``: every sentence or line of at least 25 characters on its own;
+* ``--mil N``: fit on each attack's best-scoring view, re-chosen N times (multiple-instance);
+* ``--embed wordllama|minilm``: each view's sentence embedding (the embedders gno ships, loaded offline from
+  their packages) beside the signals, cached on disk under ``--cache`` by the view's hash;
+  ``--contrast`` adds each view's embedding minus the mean of its text's other views, and their cosine;
+* ``--benign-views``: every view of a benign text is a negative, not only the whole text (the score is a
+  maximum over views, so every view has to stay low);
+* ``--by-project``: a fold that leaves out one half of a project (AgentDojo's attacks or its tool outputs,
+  BIPIA's attacks or its documents) leaves out the other half too.
 
 A text's score is the highest over its views. ``--fast`` scores the training benign sources with models fitted
 on every attack source (one fit per benign source, not one per fold and benign source): quicker, and it favours
 the method, so use it to rule methods out, not to report them.
 
-Usage: ``python bench/guard_methods.py --corpus bench/.guard_corpus [--terms] [--views filler,sentences]
-[--mil 2] [--budget 0.002] [--fast]``.
+Usage: ``python bench/guard_methods.py --corpus bench/.guard_corpus [--terms] [--views filler,sentences,lines]
+[--mil 2] [--embed wordllama] [--benign-views] [--by-project] [--contrast] [--budget 0.002] [--fast]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import re
 import sys
@@ -53,6 +62,15 @@ _SYMBOL_LINE_RE = re.compile(r"(?m)^[^\w\n]{3,}$")
 _SENTENCE_RE = re.compile(r"[^.!?\n]+[.!?\n]*")
 _WINDOW = 300
 _FIT_BENIGN_PER_SOURCE = 1500
+# Attack and benign sources cut from one project: with ``--by-project`` a fold that leaves one out also
+# leaves the other out, so the left-out project's own surroundings are never learned as benign (or attack).
+PAIRED = {
+    "agentdojo": "agentdojo-tool-outputs",
+    "agentdojo-tool-outputs": "agentdojo",
+    "bipia": "bipia-documents",
+    "bipia-documents": "bipia",
+}
+EMBED_SCALE = 4.0  # unit vectors: scaled so one L2 penalty suits them and the signals alike
 
 
 def without_filler(text: str) -> str:
@@ -87,7 +105,15 @@ def text_views(normalised: str, kinds: set[str]) -> list[str]:
         base = stripped
     if "sentences" in kinds:
         found.extend(sentence_windows(base))
+    if "lines" in kinds:
+        found.extend(single_sentences(base))
     return found
+
+
+def single_sentences(text: str) -> list[str]:
+    """Each sentence or line of at least 25 characters on its own (at most ``_WINDOW`` characters)."""
+    out = [m.group().strip()[:_WINDOW] for m in _SENTENCE_RE.finditer(text)]
+    return list(dict.fromkeys(s for s in out if len(s) >= 25))
 
 
 def terms(view: str) -> set[str]:
@@ -102,10 +128,65 @@ class Text:
     sparse: list[np.ndarray]  # per view: global term ids
 
 
-def load(corpus: Path, kind: str, kinds: set[str], with_terms: bool, vocab: dict[str, int]) -> dict[str, list[Text]]:
+class EmbedCache:
+    """Sentence embeddings of views, cached on disk by the view's hash (``--embed``: wordllama or minilm)."""
+
+    def __init__(self, name: str, folder: Path) -> None:
+        self.name = name
+        self.path = folder / f"embed-{name}.npz"
+        self.table: dict[str, np.ndarray] = {}
+        if self.path.exists():
+            with np.load(self.path) as data:
+                self.table = dict(zip(data["keys"].tolist(), data["vecs"], strict=True))
+        self.pending: list[str] = []
+        self.embedder: object | None = None
+
+    @staticmethod
+    def key(text: str) -> str:
+        return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+    def want(self, texts: list[str]) -> None:
+        self.pending.extend(t for t in texts if self.key(t) not in self.table)
+
+    def flush(self) -> None:
+        todo = list(dict.fromkeys(self.pending))
+        self.pending = []
+        if not todo:
+            return
+        if self.embedder is None:
+            if self.name == "wordllama":
+                from gno.embed.static import WordLlamaEmbedder
+
+                self.embedder = WordLlamaEmbedder()
+            else:
+                from gno.embed.minilm import MiniLMEmbedder
+
+                self.embedder = MiniLMEmbedder(threads=1)
+        for i in range(0, len(todo), 256):
+            chunk = todo[i : i + 256]
+            vecs = self.embedder.embed_documents(chunk)  # type: ignore[attr-defined]
+            for t, v in zip(chunk, vecs, strict=True):
+                self.table[self.key(t)] = np.asarray(v, dtype=np.float32)
+        keys = list(self.table)
+        np.savez(self.path, keys=np.array(keys), vecs=np.array([self.table[k] for k in keys]))
+
+    def get(self, texts: list[str]) -> np.ndarray:
+        return np.array([self.table[self.key(t)] for t in texts])
+
+
+def load(
+    corpus: Path,
+    kind: str,
+    kinds: set[str],
+    with_terms: bool,
+    vocab: dict[str, int],
+    embed: EmbedCache | None = None,
+    contrast: bool = False,
+) -> dict[str, list[Text]]:
     out: dict[str, list[Text]] = {}
     for path in sorted((corpus / kind).glob("*.jsonl")):
         rows = []
+        per_text: list[tuple[bool, np.ndarray, list[str], list[np.ndarray]]] = []
         for line in path.read_text().split("\n"):
             if not line:
                 continue
@@ -115,7 +196,31 @@ def load(corpus: Path, kind: str, kinds: set[str], with_terms: bool, vocab: dict
                 np.array([vocab.setdefault(t, len(vocab)) for t in sorted(terms(v))] if with_terms else [], dtype=int)
                 for v in found
             ]
-            rows.append(Text(rule_finding(raw) is not None, np.array([signals(v).values for v in found]), ids))
+            per_text.append((rule_finding(raw) is not None, np.array([signals(v).values for v in found]), found, ids))
+            if embed is not None:
+                embed.want(found)
+        if embed is not None:
+            embed.flush()
+        for rule, dense, found, ids in per_text:
+            if embed is not None:
+                vecs = embed.get(found)
+                dense = np.hstack([dense, vecs * EMBED_SCALE])
+                if contrast:
+                    # how far each view stands from the text around it: the view's vector minus the
+                    # mean of the text's other views, and their cosine (an instruction among records)
+                    rest = vecs[1:] if len(vecs) > 2 else vecs
+                    total = rest.sum(axis=0)
+                    n = len(rest)
+                    others = np.array(
+                        [
+                            (total - v) / max(n - 1, 1) if len(vecs) > 2 and i > 0 else total / n
+                            for i, v in enumerate(vecs)
+                        ]
+                    )
+                    norms = np.linalg.norm(others, axis=1) * np.linalg.norm(vecs, axis=1) + 1e-9
+                    cos = (others * vecs).sum(axis=1) / norms
+                    dense = np.hstack([dense, (vecs - others) * EMBED_SCALE, cos[:, None]])
+            rows.append(Text(rule, dense, ids))
         out[path.stem] = rows
     return out
 
@@ -188,7 +293,10 @@ class Fitter:
                 rows.append((text.dense[view], text.sparse[view], 1.0, 0.5 / len(attacks) / len(source), si))
         for si, source in enumerate(benign, start=len(attacks)):
             for text in source:
-                rows.append((text.dense[0], text.sparse[0], 0.0, 0.5 / len(benign) / len(source), si))
+                picked = range(len(text.sparse)) if self.args.benign_views else [0]
+                for view in picked:
+                    share = 0.5 / len(benign) / len(source) / len(picked)
+                    rows.append((text.dense[view], text.sparse[view], 0.0, share, si))
         dense = np.array([r[0] for r in rows])
         y = np.array([r[2] for r in rows])
         weight = np.array([r[3] for r in rows])
@@ -238,14 +346,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--views", default="", help="comma-separated: filler, sentences")
     parser.add_argument("--mil", type=int, default=0, help="multiple-instance rounds")
     parser.add_argument("--l2", type=float, default=1e-4)
+    parser.add_argument("--embed", choices=["wordllama", "minilm"], help="sentence embeddings of every view")
+    parser.add_argument(
+        "--by-project", action="store_true", help="a fold leaves out the other half of its project too (PAIRED)"
+    )
+    parser.add_argument("--contrast", action="store_true", help="each view's embedding against its text's others")
+    parser.add_argument("--benign-views", action="store_true", help="fit on every view of a benign text")
+    parser.add_argument("--cache", type=Path, default=REPO / "bench" / ".guard_corpus", help="embedding cache folder")
     parser.add_argument("--budget", type=float, nargs="+", default=[0.001, 0.002, 0.005])
     parser.add_argument("--fast", action="store_true", help="shared out-of-fold benign scores (favours the method)")
     args = parser.parse_args(argv)
     started = time.process_time()
     kinds = {k for k in args.views.split(",") if k}
     vocab: dict[str, int] = {}
-    attacks = load(args.corpus, "attacks", kinds, args.terms, vocab)
-    benign = load(args.corpus, "benign", kinds, args.terms, vocab)
+    embed = None
+    if args.embed:
+        args.cache.mkdir(parents=True, exist_ok=True)
+        embed = EmbedCache(args.embed, args.cache)
+    attacks = load(args.corpus, "attacks", kinds, args.terms, vocab, embed, args.contrast)
+    benign = load(args.corpus, "benign", kinds, args.terms, vocab, embed, args.contrast)
+    print(f"loaded in {time.process_time() - started:.0f} s CPU", flush=True)
     fitter = Fitter(args, len(vocab))
 
     def oof(att: list[str], ben: list[str]) -> dict[str, np.ndarray]:
@@ -266,8 +386,9 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, tuple[str, np.ndarray, np.ndarray, dict[str, np.ndarray]]] = {}
     for held in attacks:
         att = [a for a in attacks if a != held]
-        model = fitter.fit([attacks[a] for a in att], list(benign.values()))
-        inner = shared if args.fast else oof(att, list(benign))
+        ben_fold = [b for b in benign if not (args.by_project and PAIRED.get(held) == b)]
+        model = fitter.fit([attacks[a] for a in att], [benign[b] for b in ben_fold])
+        inner = {b: shared[b] for b in ben_fold} if args.fast else oof(att, ben_fold)
         scores = np.array([model.score(t) for t in attacks[held]])
         results[held] = ("attack", scores, np.array([t.rule for t in attacks[held]]), inner)
     for held in benign:
@@ -276,11 +397,13 @@ def main(argv: list[str] | None = None) -> int:
             scores, inner = shared[held], {b: shared[b] for b in ben}
             rules = np.zeros(len(scores), bool)
         else:
-            model = fitter.fit(list(attacks.values()), [benign[b] for b in ben])
+            att = [a for a in attacks if not (args.by_project and PAIRED.get(a) == held)]
+            model = fitter.fit([attacks[a] for a in att], [benign[b] for b in ben])
             scores = np.array([model.score(t) for t in benign[held]])
-            rules, inner = np.array([t.rule for t in benign[held]]), oof(list(attacks), ben)
+            rules, inner = np.array([t.rule for t in benign[held]]), oof(att, ben)
         results[held] = ("benign", scores, rules, inner)
-    flags = f"terms={args.terms} views={sorted(kinds)} mil={args.mil} fast={args.fast}"
+    flags = f"terms={args.terms} views={sorted(kinds)} mil={args.mil} fast={args.fast} embed={args.embed}"
+    flags += f" benign_views={args.benign_views} l2={args.l2} by_project={args.by_project} contrast={args.contrast}"
     print(f"Memory Guard methods, leave-one-source-out ({flags}; corpus {args.corpus.name})")
     for budget in args.budget:
         rows = []
