@@ -195,6 +195,13 @@ def draft(question: str, cap: Capsule, vocab: Vocabulary | None = None) -> Draft
     # a sentence that names the kind of value asked for ("prefixed with `Journal/`" for "what prefix")
     # says which of its values that is; the others may give a value of something else
     named = {stem(w) for w in fr.focus.target} if not fr.form else set()
-    full.sort(key=lambda c: not (named and covered(c.sentences[c.anchor], sorted(named))))
+    # and one that names what the question is about itself ("`Mod`: an alias for … `Cmd` on Mac")
+    # says it of that, where one that leaves it to its heading may say it of a neighbour ("`Cmd`: …")
+    full.sort(
+        key=lambda c: (
+            not (named and covered(c.sentences[c.anchor], sorted(named))),
+            bool(fr.subjects) and set(covered(c.sentences[c.anchor], sorted(fr.subjects))) != fr.subjects,
+        )
+    )
     best = full[0] if full else cands[0]
     return Draft(best.cited(), fr, best)
