@@ -1,13 +1,14 @@
 """Verified ask reads a question the way notes answer it: "by default" qualifies the value without
 being a word the answer must repeat, nouns and verbs notes use for one another ("item" / "element",
 "last" / "duration") state the question's words, "for values we use X" under a section about the
-act states the act, and "what key does X stand for" asks for the key X stands for. None of this
+act states the act, "what key does X stand for" asks for the key X stands for, and "`Ctrl-/` anywhere
+else" beside "on Mac" gives the key for Windows and Linux. None of this
 lets a sentence about something else through: each rule has its counterpart that still abstains.
 Every `ask` test runs `engine.ask(..., verify=True)` on a real index of hand-written notes."""
 
 from __future__ import annotations
 
-from gno.evidence.focus import addresses, paraphrased, parse
+from gno.evidence.focus import addresses, paraphrased, parse, platforms_stated
 from gno.evidence.forms import formed_values
 from gno.evidence.question import frame
 
@@ -44,6 +45,13 @@ def test_what_key_does_x_stand_for_is_a_meaning_question() -> None:
     assert values == ["Ctrl", "Cmd"]
     # a chord built on the key the question names restates its term: no rival value
     assert formed_values("Outline commands use a `Mod-.` prefix", "key", fr.text) == []
+
+
+def test_anywhere_else_beside_one_platform_names_the_others() -> None:
+    said = platforms_stated("hitting `Cmd-/` on Mac or `Ctrl-/` anywhere else")
+    assert "Windows" in said and "Linux" in said and said.count("Mac") == 1
+    assert platforms_stated("hitting `Cmd-/` on Mac") == "hitting `Cmd-/` on Mac"
+    assert platforms_stated("move it elsewhere") == "move it elsewhere"  # no platform to contrast
 
 
 # -- released, or not -------------------------------------------------------------------------
@@ -118,4 +126,23 @@ def test_unanswerable_shortcut_question_abstains(make_kb: MakeKB) -> None:
         }
     )
     r = kb.engine.ask("Which shortcut prints the current page?", verify=True)
+    assert r.answer_status == "abstained", r.dump()
+
+
+PALETTE = (
+    "# Getting started\n\n## Commands\n\nCommands can be invoked by name by clicking the command button at the "
+    "top right, or hitting `Cmd-/` on Mac{rest}.\n"
+)
+
+
+def test_key_for_anywhere_else_answers_windows_or_linux(make_kb: MakeKB) -> None:
+    kb = make_kb({"start.md": PALETTE.format(rest=" or `Ctrl-/` anywhere else")})
+    r = kb.engine.ask("What shortcut invokes commands by name on Windows or Linux?", verify=True)
+    assert r.answer_status == "verified", r.dump()
+    assert r.answer is not None and "`Ctrl-/`" in r.answer
+
+
+def test_key_for_mac_alone_does_not_answer_windows_or_linux(make_kb: MakeKB) -> None:
+    kb = make_kb({"start.md": PALETTE.format(rest="")})
+    r = kb.engine.ask("What shortcut invokes commands by name on Windows or Linux?", verify=True)
     assert r.answer_status == "abstained", r.dump()

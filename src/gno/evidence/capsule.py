@@ -321,12 +321,14 @@ def _select(
 
         done = frozenset(covered_f)
         units = {id(c): unit(c) for c in eligible}
-        # in retrieval order, a unit (a passage and its companions) that adds a goal facet not yet
-        # covered before one that adds none: under a small budget the best-ranked evidence is kept
-        # and comes first. Ranking uncovered facets per byte instead let one-line passages that
-        # mention a word of the goal crowd it out (an item's ids, hashes and dates weigh some 700
-        # bytes whatever its text, so a short passage is not much cheaper than a long one)
-        eligible.sort(key=lambda c: (not facets_of_unit(units[id(c)]) - done, c.rank))
+        # a unit (a passage and its companions) that adds a goal facet not yet covered comes first, in
+        # retrieval order: under a small budget the best-ranked evidence is kept and comes first.
+        # Ranking uncovered facets per byte instead let one-line passages that mention a word of the
+        # goal crowd it out (an item's ids, hashes and dates weigh some 700 bytes whatever its text,
+        # so a short passage is not much cheaper than a long one). Once every facet is covered, the
+        # passages that state most of the goal, then rank
+        adds = {id(c): bool(facets_of_unit(units[id(c)]) - done) for c in eligible}
+        eligible.sort(key=lambda c: (not adds[id(c)], c.rank if adds[id(c)] else -len(c.facets), c.rank))
         best = eligible[0]
         pool = [c for c in eligible if c is not best]
         # with its companions, else with one of them (its question first), else alone when they do not

@@ -28,7 +28,7 @@ from urllib.parse import unquote
 
 from gno.evidence.answer_type import Vocabulary, typed_values, vocabulary
 from gno.evidence.claims import split_sentences
-from gno.evidence.focus import addresses, paraphrased
+from gno.evidence.focus import addresses, paraphrased, platforms_stated
 from gno.evidence.passages import covered, is_question, stem
 from gno.evidence.question import QuestionFrame, content_stems, frame
 from gno.models import Capsule, CapsuleEvidence
@@ -134,7 +134,7 @@ def candidates(fr: QuestionFrame, cap: Capsule, vocab: Vocabulary) -> list[Candi
         ctx = covered(ptext, fr.facets)
         scope = scope_of(ev)
         scoped = covered(scope, fr.content)
-        about = fr.subjects <= set(covered(f"{ptext}\n{ev.title}", sorted(fr.subjects)))
+        about = fr.subjects <= set(covered(platforms_stated(f"{ptext}\n{ev.title}"), sorted(fr.subjects)))
         asked = asked_before(ev, cap)
         for j, s in enumerate(sents):
             if is_question(s):

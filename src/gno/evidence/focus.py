@@ -97,6 +97,11 @@ NOUN_CLASSES = tuple(
 #: "for values *we use* AES-GCM": the instrument of the act the section is about ("Client
 #: Encryption"); a question's verb is stated by such a sentence when its section names the act
 USE_VERBS = frozenset("use uses used using".split())
+#: operating systems a note contrasts: "`Cmd-/` on Mac or `Ctrl-/` anywhere else" gives the key for
+#: Windows and Linux too, without naming them
+PLATFORMS = ("Windows", "Linux", "Mac")
+_PLATFORM_RE = re.compile(r"\b(?:windows|linux|mac|macos|os x)\b", re.I)
+_COMPLEMENT_RE = re.compile(r"\b(?:anywhere else|everywhere else|elsewhere|other platforms|other systems)\b", re.I)
 #: the term of a definition-list item: "`SB_PORT`: …", "**Hostname** (optional): …"
 TERM_RE = re.compile(r"^\s*([`*_]{0,2}[\w .'’/-]{1,60}?[`*_]{0,2})\s*(?:\([^)]{0,40}\))?:\s")
 WORD_RE = re.compile(r"[A-Za-z0-9][\w'’]*(?:-[\w'’]+)*")
@@ -263,6 +268,16 @@ def paraphrased(facets: list[str], text: str) -> list[str]:
     return out
 
 
+def platforms_stated(text: str) -> str:
+    """`text`, with the platforms it names by contrast spelled out: a sentence that gives a value for one
+    platform and another for "anywhere else" states the others (`PLATFORMS`) as well."""
+    named = {m.group(0).lower() for m in _PLATFORM_RE.finditer(text)}
+    if not named or not _COMPLEMENT_RE.search(text):
+        return text
+    rest = [p for p in PLATFORMS if p.lower() not in named and not (p == "Mac" and named & {"macos", "os x"})]
+    return f"{text} ({' '.join(rest)})" if rest else text
+
+
 def _stems(text: str) -> list[str]:
     return [w for t in WORD_RE.findall(fold(text).lower()) for w in re.split(r"[-_']+", t) if w]
 
@@ -297,7 +312,7 @@ def addresses(focus: Focus, sentence: str, scope: str, *, relation: bool = False
     label = TERM_RE.match(sentence)
     if label:  # "`SB_LOCKOUT_TIME`: Specifies …": a definition's term is the section of its description
         scope, sentence = f"{scope}\n{label.group(1)}", sentence[label.end() :]
-    said = _stems(sentence)
+    said = _stems(platforms_stated(sentence))
     verbs = [v for v in focus.verbs if v not in LIGHT_VERBS]
     where = [_stems(line) for line in scope.split("\n") if line.strip()]
     if relation and verbs and not any(_parts(v, said) or paraphrased([stem(v)], sentence) for v in verbs):
