@@ -146,3 +146,24 @@ def test_key_for_mac_alone_does_not_answer_windows_or_linux(make_kb: MakeKB) -> 
     kb = make_kb({"start.md": PALETTE.format(rest="")})
     r = kb.engine.ask("What shortcut invokes commands by name on Windows or Linux?", verify=True)
     assert r.answer_status == "abstained", r.dump()
+
+
+INSTALL = (
+    "# Install\n\n## Running the server\n\n{default}To pick a different port for the server, use `-p`:\n\n"
+    "./app -p 3001 my-space\n"
+)
+TUNNEL = "# TLS\n\n## SSH tunnel\n\nThis tunnels your local port 3002 to port 3000 on the server.\n"
+
+
+def test_default_is_not_contradicted_by_a_different_or_configured_port(make_kb: MakeKB) -> None:
+    default = "The server listens on `http://localhost:3000` by default.\n\n"
+    kb = make_kb({"install.md": INSTALL.format(default=default), "tls.md": TUNNEL})
+    r = kb.engine.ask("What is the default port of the server?", verify=True)
+    assert r.answer_status == "verified", r.dump()
+    assert r.answer is not None and "3000" in r.answer and "3001" not in r.answer
+
+
+def test_a_different_port_is_not_the_default(make_kb: MakeKB) -> None:
+    kb = make_kb({"install.md": INSTALL.format(default="")})
+    r = kb.engine.ask("What is the default port of the server?", verify=True)
+    assert r.answer_status == "abstained", r.dump()

@@ -28,7 +28,7 @@ from urllib.parse import unquote
 
 from gno.evidence.answer_type import Vocabulary, typed_values, vocabulary
 from gno.evidence.claims import split_sentences
-from gno.evidence.focus import addresses, paraphrased, platforms_stated
+from gno.evidence.focus import addresses, contrasted, paraphrased, platforms_stated
 from gno.evidence.passages import covered, is_question, stem
 from gno.evidence.question import QuestionFrame, content_stems, frame
 from gno.models import Capsule, CapsuleEvidence
@@ -191,6 +191,7 @@ def draft(question: str, cap: Capsule, vocab: Vocabulary | None = None) -> Draft
         and c.about
         and c.focused
         and len(set(c.stated) & set(fr.required)) >= ANSWER_COVERAGE * len(fr.required)
+        and not contrasted(fr.focus, c.sentences[c.anchor])
     ]
     # a sentence that names the kind of value asked for ("prefixed with `Journal/`" for "what prefix")
     # says which of its values that is; the others may give a value of something else

@@ -268,6 +268,22 @@ def paraphrased(facets: list[str], text: str) -> list[str]:
     return out
 
 
+#: "to pick a *different* port, use `-p 3001`": a value of another X than the one asked
+CONTRAST = frozenset("different another other custom alternative alternate non-default".split())
+
+
+def contrasted(focus: Focus, sentence: str) -> bool:
+    """The sentence speaks of another thing of the asked kind ("a different port", "another key") than
+    the question, which does not: the value it gives is an alternative, not the one asked for."""
+    if not focus.target:
+        return False
+    head = singular(focus.target[-1])
+    toks = [t.lower() for t in WORD_RE.findall(sentence)]
+    return any(a in CONTRAST and singular(b) == head for a, b in zip(toks, toks[1:], strict=False)) and not any(
+        w in CONTRAST for w in focus.target
+    )
+
+
 def platforms_stated(text: str) -> str:
     """`text`, with the platforms it names by contrast spelled out: a sentence that gives a value for one
     platform and another for "anywhere else" states the others (`PLATFORMS`) as well."""
