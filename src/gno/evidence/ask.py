@@ -42,6 +42,8 @@ if TYPE_CHECKING:
 
 QUESTION_COVERAGE = 0.75
 GEN_MAX_TOKENS = 512
+#: seconds the generator may take for one answer (a small local model on a busy CPU reads a long Capsule slowly)
+GEN_TIMEOUT = 60.0
 ABSTAIN_TEXT = "The answer cannot be provided as verified from the evidence in this Capsule."
 
 
@@ -82,7 +84,7 @@ def generated_answer(spec: str, question: str, cap: Capsule) -> str:
                 "temperature": 0,
                 "max_tokens": GEN_MAX_TOKENS,  # a cited answer is a few sentences; a runaway model is cut
             },
-            timeout=60,
+            timeout=GEN_TIMEOUT,
         )
         r.raise_for_status()
         return str(r.json()["choices"][0]["message"]["content"])

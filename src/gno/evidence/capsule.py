@@ -1,10 +1,10 @@
 """Rung 4: Context Capsules — budgeted, hash-cited evidence for one goal, with declared gaps.
 
 Build: hybrid retrieval for the goal → passages of the candidate documents → duplicates
-collapsed → the best passage of the best-ranked document first, then greedy selection (uncovered
-facets per byte, then relevance), each tentative
-addition kept only if the *entire* canonical payload still fits the budget (bytes and tokens,
-`usedBytes`/`usedTokens` solved by fixed-point iteration). Omissions carry their reason
+collapsed → selection in retrieval order (each document's passages best-first), a passage that
+adds a goal facet not yet covered before one that adds none, each tentative addition kept only if
+the *entire* canonical payload still fits the budget (bytes and tokens, `usedBytes`/`usedTokens`
+solved by fixed-point iteration). Omissions carry their reason
 (`duplicate, overlap, global_budget, redundant_coverage, document_share_cap,
 filtered_by_scope, invalid_coordinates`). Facets of the goal that no evidence covers are
 declared as `coverage.gaps`. A passage that ends with a question carries its reply, the paragraph right
@@ -321,20 +321,14 @@ def _select(
 
         done = frozenset(covered_f)
         units = {id(c): unit(c) for c in eligible}
-        # uncovered facets per byte (scaled integer, so the order is exact), then relevance, then rank;
-        # a passage and its companions count as one unit (their facets, their bytes)
-        # the first pick is the best passage of the best-ranked document: under a small budget the
-        # evidence retrieval ranked first is kept, not crowded out by short passages that merely
-        # mention many of the goal's words
-        top = min(c.rank for c in eligible) if not selected else -1
-        eligible.sort(
-            key=lambda c: (
-                c.rank != top,
-                -(len(facets_of_unit(units[id(c)]) - done) * 1_000_000 // max(1, size(units[id(c)]))),
-                -len(c.facets),
-                c.rank,
-            )
-        )
+        # a unit (a passage and its companions) that adds a goal facet not yet covered comes first, in
+        # retrieval order: under a small budget the best-ranked evidence is kept and comes first.
+        # Ranking uncovered facets per byte instead let one-line passages that mention a word of the
+        # goal crowd it out (an item's ids, hashes and dates weigh some 700 bytes whatever its text,
+        # so a short passage is not much cheaper than a long one). Once every facet is covered, the
+        # passages that state most of the goal, then rank
+        adds = {id(c): bool(facets_of_unit(units[id(c)]) - done) for c in eligible}
+        eligible.sort(key=lambda c: (not adds[id(c)], c.rank if adds[id(c)] else -len(c.facets), c.rank))
         best = eligible[0]
         pool = [c for c in eligible if c is not best]
         # with its companions, else with one of them (its question first), else alone when they do not

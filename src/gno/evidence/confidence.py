@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from gno.evidence.answer_type import Vocabulary, typed_values, vocabulary
 from gno.evidence.extract import asked_before, passage_sentences, scope_of
-from gno.evidence.focus import addresses, paraphrased
+from gno.evidence.focus import addresses, contrasted, paraphrased, platforms_stated
 from gno.evidence.passages import covered, is_question
 from gno.evidence.question import QuestionFrame
 from gno.models import Capsule, CapsuleEvidence
@@ -98,7 +98,7 @@ def question_coverage(
     replies = [(t, cites) for t, cites in supported if not is_question(t)]
     quoted = [by_id[i] for _t, cites in replies for i in cites if i in by_id]
     about = " ".join(f"{e.text}\n{e.heading or ''}\n{e.title}" for e in quoted)
-    named = set(covered(about + " " + " ".join(t for t, _c in replies), sorted(fr.names)))
+    named = set(covered(platforms_stated(about + " " + " ".join(t for t, _c in replies)), sorted(fr.names)))
     said = set(covered(" ".join(t for t, _c in supported), facets))
     scoped = set(covered(" ".join(scope_of(e) for e in quoted), facets))
     claimed = [f for f in facets if f in said or f in named or f in scoped]
@@ -173,8 +173,10 @@ def assess(
     bar = min(own, math.ceil(RIVAL_COVERAGE * len(fr.content)))
     cited = {i for cites in claim_cites for i in cites}
     low = stated.lower()
+    defaults = "default" in fr.words and bool(covered(stated, ["default"]))
     for ev in cap.evidence:
-        if ev.evidence_id in cited or not fr.names <= set(covered(f"{ev.text}\n{ev.heading or ''}", fr.facets)):
+        named = set(covered(platforms_stated(f"{ev.text}\n{ev.heading or ''}"), fr.facets))
+        if ev.evidence_id in cited or not fr.names <= named:
             continue
         asked = asked_before(ev, cap)
         sents = passage_sentences(ev.text)
@@ -182,8 +184,10 @@ def assess(
             lead = asked[0] + " " if asked and j == 0 else ""
             if is_question(s) or len(covered(lead + s, fr.content)) < bar:
                 continue
-            if not addresses(fr.focus, lead + s, scope_of(ev), relation=fr.relation):
-                continue  # about something else: no rival
+            if not addresses(fr.focus, lead + s, scope_of(ev), relation=fr.relation) or contrasted(fr.focus, s):
+                continue  # about something else, or another thing of the kind ("a different port"): no rival
+            if defaults and not covered(lead + s, ["default"]):
+                continue  # the default was asked and stated: a value set in some setup is no rival
             if fr.plural:
                 return "answer_incomplete"
             nxt = sents[j + 1] if j + 1 < len(sents) else ""

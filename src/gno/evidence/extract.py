@@ -28,7 +28,7 @@ from urllib.parse import unquote
 
 from gno.evidence.answer_type import Vocabulary, typed_values, vocabulary
 from gno.evidence.claims import split_sentences
-from gno.evidence.focus import addresses, paraphrased
+from gno.evidence.focus import addresses, contrasted, paraphrased, platforms_stated
 from gno.evidence.passages import covered, is_question, stem
 from gno.evidence.question import QuestionFrame, content_stems, frame
 from gno.models import Capsule, CapsuleEvidence
@@ -134,7 +134,7 @@ def candidates(fr: QuestionFrame, cap: Capsule, vocab: Vocabulary) -> list[Candi
         ctx = covered(ptext, fr.facets)
         scope = scope_of(ev)
         scoped = covered(scope, fr.content)
-        about = fr.subjects <= set(covered(f"{ptext}\n{ev.title}", sorted(fr.subjects)))
+        about = fr.subjects <= set(covered(platforms_stated(f"{ptext}\n{ev.title}"), sorted(fr.subjects)))
         asked = asked_before(ev, cap)
         for j, s in enumerate(sents):
             if is_question(s):
@@ -191,10 +191,18 @@ def draft(question: str, cap: Capsule, vocab: Vocabulary | None = None) -> Draft
         and c.about
         and c.focused
         and len(set(c.stated) & set(fr.required)) >= ANSWER_COVERAGE * len(fr.required)
+        and not contrasted(fr.focus, c.sentences[c.anchor])
     ]
     # a sentence that names the kind of value asked for ("prefixed with `Journal/`" for "what prefix")
     # says which of its values that is; the others may give a value of something else
     named = {stem(w) for w in fr.focus.target} if not fr.form else set()
-    full.sort(key=lambda c: not (named and covered(c.sentences[c.anchor], sorted(named))))
+    # and one that names what the question is about itself ("`Mod`: an alias for … `Cmd` on Mac")
+    # says it of that, where one that leaves it to its heading may say it of a neighbour ("`Cmd`: …")
+    full.sort(
+        key=lambda c: (
+            not (named and covered(c.sentences[c.anchor], sorted(named))),
+            bool(fr.subjects) and set(covered(c.sentences[c.anchor], sorted(fr.subjects))) != fr.subjects,
+        )
+    )
     best = full[0] if full else cands[0]
     return Draft(best.cited(), fr, best)

@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass
 
 from gno.evidence.passages import stem
+from gno.retrieve.grammar import singular
 from gno.retrieve.snippets import fold
 
 DETERMINERS = frozenset(
@@ -79,9 +80,28 @@ VERB_CLASSES = tuple(
         "go navigate jump",
         "block lock",
         "skip ignore exclude",
-        "last expire",
+        "last expire duration lifetime",  # "how long does a session last": "the session duration"
     )
 )
+#: nouns that notes use for one another: "an outline *item*" is "the current *element*" or "entry"
+#: of a list; a focus noun is stated when its sentence or section uses one of its class
+NOUN_CLASSES = tuple(
+    frozenset(c.split())
+    for c in (
+        "item element entry node bullet",
+        "setting option preference",
+        "folder directory",
+        "picture image photo",
+    )
+)
+#: "for values *we use* AES-GCM": the instrument of the act the section is about ("Client
+#: Encryption"); a question's verb is stated by such a sentence when its section names the act
+USE_VERBS = frozenset("use uses used using".split())
+#: operating systems a note contrasts: "`Cmd-/` on Mac or `Ctrl-/` anywhere else" gives the key for
+#: Windows and Linux too, without naming them
+PLATFORMS = ("Windows", "Linux", "Mac")
+_PLATFORM_RE = re.compile(r"\b(?:windows|linux|mac|macos|os x)\b", re.I)
+_COMPLEMENT_RE = re.compile(r"\b(?:anywhere else|everywhere else|elsewhere|other platforms|other systems)\b", re.I)
 #: the term of a definition-list item: "`SB_PORT`: …", "**Hostname** (optional): …"
 TERM_RE = re.compile(r"^\s*([`*_]{0,2}[\w .'’/-]{1,60}?[`*_]{0,2})\s*(?:\([^)]{0,40}\))?:\s")
 WORD_RE = re.compile(r"[A-Za-z0-9][\w'’]*(?:-[\w'’]+)*")
@@ -235,17 +255,43 @@ def _phrases(toks: list[str], role: list[str], caps: set[str]) -> tuple[tuple[st
 
 
 def paraphrased(facets: list[str], text: str) -> list[str]:
-    """The facets among `facets` (stems) that `text` states through a verb of the same class."""
+    """The facets among `facets` (stems) that `text` states through a verb or noun of the same class."""
     if not facets:
         return []
     toks = _stems(text)
     out: list[str] = []
     for f in facets:
-        for cls in VERB_CLASSES:
+        for cls in VERB_CLASSES + NOUN_CLASSES:
             if any(stem(v) == f for v in cls) and any(_hit(v, t) for v in cls for t in toks):
                 out.append(f)
                 break
     return out
+
+
+#: "to pick a *different* port, use `-p 3001`": a value of another X than the one asked
+CONTRAST = frozenset("different another other custom alternative alternate non-default".split())
+
+
+def contrasted(focus: Focus, sentence: str) -> bool:
+    """The sentence speaks of another thing of the asked kind ("a different port", "another key") than
+    the question, which does not: the value it gives is an alternative, not the one asked for."""
+    if not focus.target:
+        return False
+    head = singular(focus.target[-1])
+    toks = [t.lower() for t in WORD_RE.findall(sentence)]
+    return any(a in CONTRAST and singular(b) == head for a, b in zip(toks, toks[1:], strict=False)) and not any(
+        w in CONTRAST for w in focus.target
+    )
+
+
+def platforms_stated(text: str) -> str:
+    """`text`, with the platforms it names by contrast spelled out: a sentence that gives a value for one
+    platform and another for "anywhere else" states the others (`PLATFORMS`) as well."""
+    named = {m.group(0).lower() for m in _PLATFORM_RE.finditer(text)}
+    if not named or not _COMPLEMENT_RE.search(text):
+        return text
+    rest = [p for p in PLATFORMS if p.lower() not in named and not (p == "Mac" and named & {"macos", "os x"})]
+    return f"{text} ({' '.join(rest)})" if rest else text
 
 
 def _stems(text: str) -> list[str]:
@@ -258,10 +304,14 @@ def _hit(word: str, token: str) -> bool:
 
 
 def _parts(word: str, tokens: list[str]) -> bool:
-    """A word of the question is in `tokens`; a hyphenated one as its parts or joined ("locked-out": "lockout")."""
+    """A word of the question is in `tokens`; a hyphenated one as its parts or joined ("locked-out": "lockout");
+    a noun as one of its class (`NOUN_CLASSES`: "item" as "element")."""
     parts = [p for p in re.split(r"[-_']+", word) if p]
     joined = "".join(stem(p) for p in parts)
-    return any(t.startswith(joined) for t in tokens) or all(any(_hit(p, t) for t in tokens) for p in parts)
+    if any(t.startswith(joined) for t in tokens) or all(any(_hit(p, t) for t in tokens) for p in parts):
+        return True
+    kin = next((c for c in NOUN_CLASSES if singular(word) in c), None)
+    return kin is not None and any(_hit(k, t) for k in kin for t in tokens)
 
 
 def _window_of(words: list[str], tokens: list[str]) -> bool:
@@ -278,11 +328,15 @@ def addresses(focus: Focus, sentence: str, scope: str, *, relation: bool = False
     label = TERM_RE.match(sentence)
     if label:  # "`SB_LOCKOUT_TIME`: Specifies …": a definition's term is the section of its description
         scope, sentence = f"{scope}\n{label.group(1)}", sentence[label.end() :]
-    said = _stems(sentence)
+    said = _stems(platforms_stated(sentence))
     verbs = [v for v in focus.verbs if v not in LIGHT_VERBS]
-    if relation and verbs and not any(_parts(v, said) or paraphrased([stem(v)], sentence) for v in verbs):
-        return False
     where = [_stems(line) for line in scope.split("\n") if line.strip()]
+    if relation and verbs and not any(_parts(v, said) or paraphrased([stem(v)], sentence) for v in verbs):
+        # "for values we use AES-GCM" under "Client Encryption": the sentence names the instrument of
+        # the act its section is about
+        instrument = USE_VERBS & set(said) and any(_parts(v, s) for v in verbs for s in where)
+        if not instrument:
+            return False
     everything = said + [t for s in where for t in s]
     for phrase in focus.phrases:
         names = [w for w in phrase if w in focus.names]

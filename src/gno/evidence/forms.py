@@ -25,6 +25,8 @@ KEY_CHORD_RE = re.compile(
     rf"(?<![\w-])({_MOD}(?:\s*[-+]\s*{_MOD})*\s*[-+]\s*{_KEY}(?:\s+(?:{_MOD}\s*[-+]\s*)?{_KEY}(?![\w-]))?)(?![\w])",
     re.I,
 )
+# one key written alone as code: "to `Cmd` on Mac", "press `Enter`"
+SINGLE_KEY_RE = re.compile(rf"`({_MOD}|{_KEY})`", re.I)
 ENV_RE = re.compile(r"(?<![\w$])([A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z]{3,}[0-9]*)(?![\w])")
 FILE_RE = re.compile(r"(?<![\w/.-])([\w.-]*\w\.(?:[a-z][a-z0-9]{0,5}))(?![\w/])")
 PATH_RE = re.compile(r"(?<![\w])((?:\.{0,2}/|~/)[\w.-]+(?:/[\w.-]*)*|[\w.-]+/(?:[\w.-]+/?)*)(?![\w])")
@@ -72,6 +74,10 @@ def formed_values(text: str, form: str, question: str) -> list[str]:
     asked = question.lower()
     if form == "key":
         found = [m.group(1) for m in KEY_CHORD_RE.finditer(body)]
+        found += [m.group(1) for m in SINGLE_KEY_RE.finditer(body) if len(m.group(1)) > 1]
+        # a chord on a modifier the question names ("what does `Mod` stand for": `Mod-.`) restates its term
+        named = {w.lower() for w in re.findall(rf"\b{_MOD}\b", question, re.I)}
+        found = [v for v in found if not {p.lower() for p in re.split(r"[-+\s]+", v)} & named]
     elif form == "env":
         found = [m.group(1) for m in ENV_RE.finditer(body) if "_" in m.group(1) or f"`{m.group(1)}" in body]
     elif form == "file":

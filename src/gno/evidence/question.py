@@ -54,7 +54,11 @@ LEAD_PREP = re.compile(
     re.I,
 )
 # "What does the Italian word pomodoro mean?": asks for a meaning, and "mean" only shapes the question
-MEANING = re.compile(r"^\s*what\s+(?:does|do|did)\b.*\b(?:mean|stand\s+for)\s*\??\s*$", re.I)
+# ("what *key* does Mod stand for": the same, for a value of a named kind)
+MEANING = re.compile(r"^\s*what\s+(?:\w+\s+)?(?:does|do|did)\b.*\b(?:mean|stand\s+for)\b.*$", re.I)
+# "… *by default*": the value a note states when nothing is set; notes give it without the words
+# ("its pages are prefixed with `Journal/`"), so the qualifier is no facet an answer must state
+BY_DEFAULT = re.compile(r"\bby\s+default\b", re.I)
 # "Where did *the author* go …": in a personal note the author is its first person, never named
 AUTHOR = re.compile(r"\bthe\s+(author|writer)\b(?!\s+of\b)", re.I)
 # "What does Calvin do to relax?": asks for an activity, which no name or number in a sentence states
@@ -231,9 +235,10 @@ def frame(question: str) -> QuestionFrame:
     content = [f for f in named if f not in phrasing] or named
     seq = content_stems(question)
     focus = parse(question)
-    if shaping - set(PHRASING):  # "the author" of a personal note is no focus a sentence must name
+    if shaping - set(PHRASING):  # "the author" of a personal note, "stand for": no focus a sentence must name
         kept = tuple(p for p in (tuple(w for w in ph if w not in shaping) for ph in focus.phrases) if p)
-        focus = Focus(focus.target, focus.verbs, kept, focus.names)
+        verbs = tuple(v for v in focus.verbs if v not in shaping)
+        focus = Focus(focus.target, verbs, kept, focus.names)
     form = form_of(focus.target)
     kind = answer_kind(question)
     if kind == "thing" and focus.target and singular(focus.target[-1]) in MEASURE_NOUNS:
@@ -241,6 +246,7 @@ def frame(question: str) -> QuestionFrame:
     # the measure of "how long/often" is the answer's type, and the noun after "which"/"what" names
     # what the value is, not what it is about: a sentence stating `Ctrl-k` need not say "shortcut"
     asked = {stem(w) for w in re.findall(r"^\s*how\s+(\w+)", question.lower()) if w in MEASURES}
+    asked |= {"default"} if BY_DEFAULT.search(question) else set()
     if form or (kind == "thing" and not MEANING.match(question)):
         asked |= {stem(p) for w in focus.target for p in re.split(r"[-_']+", w) if p}
     targets = {stem(w) for w in focus.target}

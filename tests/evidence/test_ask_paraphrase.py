@@ -1,0 +1,169 @@
+"""Verified ask reads a question the way notes answer it: "by default" qualifies the value without
+being a word the answer must repeat, nouns and verbs notes use for one another ("item" / "element",
+"last" / "duration") state the question's words, "for values we use X" under a section about the
+act states the act, "what key does X stand for" asks for the key X stands for, and "`Ctrl-/` anywhere
+else" beside "on Mac" gives the key for Windows and Linux. None of this
+lets a sentence about something else through: each rule has its counterpart that still abstains.
+Every `ask` test runs `engine.ask(..., verify=True)` on a real index of hand-written notes."""
+
+from __future__ import annotations
+
+from gno.evidence.focus import addresses, paraphrased, parse, platforms_stated
+from gno.evidence.forms import formed_values
+from gno.evidence.question import frame
+
+from .conftest import MakeKB
+
+# -- the rules ------------------------------------------------------------------------------------
+
+
+def test_by_default_is_a_qualifier_not_a_required_word() -> None:
+    fr = frame("What prefix do journal pages get by default?")
+    assert "default" not in fr.required and {"journal", "page"} <= set(fr.required)
+    assert "default" in frame("Where is the default config file stored?").required  # a modifier, not the qualifier
+
+
+def test_noun_and_verb_classes_state_the_question_word() -> None:
+    f = parse("What shortcut moves an outline item up?")
+    assert addresses(f, "`Outline: Move Up` (`Alt-ArrowUp`): moves the current element up", "Outlines")
+    assert not addresses(f, "`Table: Move Up` (`Alt-ArrowUp`): moves the current row up", "Tables")
+    assert paraphrased(["last"], "Sets the session duration in hours") == ["last"]
+    assert paraphrased(["item"], "Sets the session duration in hours") == []
+
+
+def test_instrument_sentence_states_the_act_its_section_names() -> None:
+    f = parse("Which cipher mode encrypts values in client encryption?")
+    assert addresses(f, "For values we use AES-GCM with randomized ivs.", "Details\nClient Encryption", relation=True)
+    # without the act in its section, "we use" states no relation to the question's verb
+    assert not addresses(f, "For values we use AES-GCM with randomized ivs.", "Client storage", relation=True)
+
+
+def test_what_key_does_x_stand_for_is_a_meaning_question() -> None:
+    fr = frame("What key does Mod stand for on a Mac?")
+    assert fr.meaning and fr.form == "key" and "stand" not in fr.focus.verbs
+    values = formed_values("`Mod`: an alias for `Ctrl` on Linux and Windows, to `Cmd` on Mac", "key", fr.text)
+    assert values == ["Ctrl", "Cmd"]
+    # a chord built on the key the question names restates its term: no rival value
+    assert formed_values("Outline commands use a `Mod-.` prefix", "key", fr.text) == []
+
+
+def test_anywhere_else_beside_one_platform_names_the_others() -> None:
+    said = platforms_stated("hitting `Cmd-/` on Mac or `Ctrl-/` anywhere else")
+    assert "Windows" in said and "Linux" in said and said.count("Mac") == 1
+    assert platforms_stated("hitting `Cmd-/` on Mac") == "hitting `Cmd-/` on Mac"
+    assert platforms_stated("move it elsewhere") == "move it elsewhere"  # no platform to contrast
+
+
+# -- released, or not -------------------------------------------------------------------------
+
+
+def test_short_factual_answer_stated_without_by_default_is_released(make_kb: MakeKB) -> None:
+    kb = make_kb(
+        {
+            "journal.md": (
+                "# Journal\n\nA journal entry is a quick note of the day, except that its page names are prefixed "
+                "with `Journal/` and only contain the date.\n"
+            ),
+            "tags.md": "# Tags\n\nBy default journal pages are tagged `journal`.\n",
+        }
+    )
+    r = kb.engine.ask("What prefix do journal pages get by default?", verify=True)
+    assert r.answer_status == "verified", r.dump()
+    assert r.answer is not None and "`Journal/`" in r.answer
+
+
+def test_element_answers_item_and_a_row_does_not(make_kb: MakeKB) -> None:
+    outline = "# Outlines\n\n## Move\n\n* `Outline: Move Up` (`Alt-ArrowUp`): moves the current element up\n"
+    tables = "# Tables\n\n## Editing\n\n* `Table: Move Up` (`Alt-ArrowUp`): moves the current row up\n"
+    r = make_kb({"outlines.md": outline, "tables.md": tables}).engine.ask(
+        "What shortcut moves an outline item up?", verify=True
+    )
+    assert r.answer_status == "verified", r.dump()
+    assert r.answer is not None and "Alt-ArrowUp" in r.answer
+    assert [c.uri for c in r.citations] == ["gno://kb/outlines.md"]
+
+
+def test_supported_sentence_about_another_thing_is_not_released(make_kb: MakeKB) -> None:
+    tables = "# Tables\n\n## Editing\n\n* `Table: Move Up` (`Alt-ArrowUp`): moves the current row up\n"
+    r = make_kb({"tables.md": tables}).engine.ask("What shortcut moves an outline item up?", verify=True)
+    assert r.answer_status == "abstained", r.dump()
+
+
+def test_instrument_of_the_sections_act_is_released(make_kb: MakeKB) -> None:
+    kb = make_kb(
+        {
+            "Client Encryption.md": (
+                "# Client Encryption\n\nThe encryption layer encrypts keys and values on the fly.\n\n## Details\n\n"
+                "For values we use _AES-GCM_ with randomized ivs.\n"
+            ),
+        }
+    )
+    r = kb.engine.ask("Which cipher mode encrypts values in client encryption?", verify=True)
+    assert r.answer_status == "verified", r.dump()
+    assert r.answer is not None and "AES-GCM" in r.answer
+
+
+def test_meaning_of_a_modifier_is_released(make_kb: MakeKB) -> None:
+    kb = make_kb(
+        {
+            "Keyboard Shortcuts.md": (
+                "# Keyboard Shortcuts\n\n## Modifier keys\n\n* `Cmd`: Command key (Mac only)\n"
+                "* `Mod`: An alias for `Ctrl` on Linux and Windows, to `Cmd` on Mac\n\n## Combos\n\n"
+                "Outline commands use a `Mod-.` prefix.\n"
+            ),
+        }
+    )
+    r = kb.engine.ask("What key does Mod stand for on a Mac?", verify=True)
+    assert r.answer_status == "verified", r.dump()
+    assert r.answer is not None and "`Mod`: An alias" in r.answer and "`Cmd`" in r.answer
+
+
+def test_unanswerable_shortcut_question_abstains(make_kb: MakeKB) -> None:
+    kb = make_kb(
+        {
+            "api.md": "# API\n\n## Global functions\n\n* `print(...)`: prints its arguments to the log.\n",
+            "keys.md": "# Keyboard Shortcuts\n\n* `Ctrl-k`: opens the page picker\n* `Ctrl-/`: runs a command\n",
+        }
+    )
+    r = kb.engine.ask("Which shortcut prints the current page?", verify=True)
+    assert r.answer_status == "abstained", r.dump()
+
+
+PALETTE = (
+    "# Getting started\n\n## Commands\n\nCommands can be invoked by name by clicking the command button at the "
+    "top right, or hitting `Cmd-/` on Mac{rest}.\n"
+)
+
+
+def test_key_for_anywhere_else_answers_windows_or_linux(make_kb: MakeKB) -> None:
+    kb = make_kb({"start.md": PALETTE.format(rest=" or `Ctrl-/` anywhere else")})
+    r = kb.engine.ask("What shortcut invokes commands by name on Windows or Linux?", verify=True)
+    assert r.answer_status == "verified", r.dump()
+    assert r.answer is not None and "`Ctrl-/`" in r.answer
+
+
+def test_key_for_mac_alone_does_not_answer_windows_or_linux(make_kb: MakeKB) -> None:
+    kb = make_kb({"start.md": PALETTE.format(rest="")})
+    r = kb.engine.ask("What shortcut invokes commands by name on Windows or Linux?", verify=True)
+    assert r.answer_status == "abstained", r.dump()
+
+
+INSTALL = (
+    "# Install\n\n## Running the server\n\n{default}To pick a different port for the server, use `-p`:\n\n"
+    "./app -p 3001 my-space\n"
+)
+TUNNEL = "# TLS\n\n## SSH tunnel\n\nThis tunnels your local port 3002 to port 3000 on the server.\n"
+
+
+def test_default_is_not_contradicted_by_a_different_or_configured_port(make_kb: MakeKB) -> None:
+    default = "The server listens on `http://localhost:3000` by default.\n\n"
+    kb = make_kb({"install.md": INSTALL.format(default=default), "tls.md": TUNNEL})
+    r = kb.engine.ask("What is the default port of the server?", verify=True)
+    assert r.answer_status == "verified", r.dump()
+    assert r.answer is not None and "3000" in r.answer and "3001" not in r.answer
+
+
+def test_a_different_port_is_not_the_default(make_kb: MakeKB) -> None:
+    kb = make_kb({"install.md": INSTALL.format(default="")})
+    r = kb.engine.ask("What is the default port of the server?", verify=True)
+    assert r.answer_status == "abstained", r.dump()
