@@ -366,25 +366,14 @@ def set_hints(engine: Any, hints: list[dict[str, str]]) -> None:
         engine.context_add(h["scope"], h["text"])
 
 
-def use_hint_weight(weight: float) -> None:
-    """Bench only: the hint prior's weight (`gno.retrieve.hint_prior.HINT_WEIGHT`) for a sweep."""
+def use_hint_setting(name: str, value: object) -> None:
+    """Bench only: one of the hint prior's module constants (`gno.retrieve.hint_prior`: HINT_WEIGHT,
+    HINT_MARGIN, LEXICAL_GATE, REORDER_ONLY) for a sweep."""
     from gno.retrieve import hint_prior
 
-    hint_prior.HINT_WEIGHT = weight
-
-
-def use_hint_margin(margin: float) -> None:
-    """Bench only: the hint prior's margin (`gno.retrieve.hint_prior.HINT_MARGIN`) for a sweep."""
-    from gno.retrieve import hint_prior
-
-    hint_prior.HINT_MARGIN = margin
-
-
-def use_hint_gate(on: bool) -> None:
-    """Bench only: whether the hint prior's lexical gate is on (`gno.retrieve.hint_prior.LEXICAL_GATE`)."""
-    from gno.retrieve import hint_prior
-
-    hint_prior.LEXICAL_GATE = on
+    if not hasattr(hint_prior, name):
+        raise SystemExit(f"this checkout's hint prior has no {name}")
+    setattr(hint_prior, name, value)
 
 
 def embed(engine: Any, spec: str) -> dict[str, Any]:
@@ -754,6 +743,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hint-margin", type=float, default=None, help="bench only: the hint prior's margin")
     ap.add_argument("--hint-gate", choices=("on", "off"), default=None,
                     help="bench only: the hint prior's lexical gate (off: every candidate's hints earn the prior)")
+    ap.add_argument("--hint-reorder", choices=("on", "off"), default=None,
+                    help="bench only: the prior reorders only the fused top -n (off: any candidate may rise into it)")
     ap.add_argument("--write", type=Path, default=None, help="write the markdown report here")
     ap.add_argument("--json", type=Path, default=None, help="write all figures (and per-query ranks) as JSON")
     ap.add_argument("--runs-note", default=None, help="with --write: a paragraph saying how the merged runs were made")
@@ -776,12 +767,14 @@ def main(argv: list[str] | None = None) -> int:
         import yaml
 
         hint_sets = yaml.safe_load(args.hints.read_text(encoding="utf-8")) or {}
-    if args.hint_weight is not None:
-        use_hint_weight(args.hint_weight)
-    if args.hint_margin is not None:
-        use_hint_margin(args.hint_margin)
-    if args.hint_gate is not None:
-        use_hint_gate(args.hint_gate == "on")
+    for name, value in (
+        ("HINT_WEIGHT", args.hint_weight),
+        ("HINT_MARGIN", args.hint_margin),
+        ("LEXICAL_GATE", None if args.hint_gate is None else args.hint_gate == "on"),
+        ("REORDER_ONLY", None if args.hint_reorder is None else args.hint_reorder == "on"),
+    ):
+        if value is not None:
+            use_hint_setting(name, value)
     if args.rescorer:
         use_rescorer(args.rescorer)
     modes = [m for m in args.modes.split(",") if m]

@@ -183,13 +183,30 @@ def test_the_prior_moves_only_between_scopes(engine: Engine) -> None:
         return 0.9 if "Project plans" in texts else 0.5 if texts else 0.0
 
     query = "project plans for the deploy"
-    st, ranked = hint_prior(engine.store, fused, [_hint("/", "Everything")], closeness, query, weight=0.5)
+    st, ranked = hint_prior(engine.store, fused, [_hint("/", "Everything")], closeness, query, 10, weight=0.5)
     assert ranked == fused and set(st.scores.values()) == {0.0}  # one hint set: nothing moves
     hints = [_hint("/", "Everything"), _hint("gno://notes/projects", "Project plans")]
-    st, ranked = hint_prior(engine.store, fused, hints, closeness, query, weight=0.5)
+    st, ranked = hint_prior(engine.store, fused, hints, closeness, query, 10, weight=0.5)
     assert [d for d, _ in ranked] == [b, a, c]
     assert st.scores == {a: 0.0, b: pytest.approx(0.5 * 0.4), c: 0.0}
     assert dict(ranked)[b] == pytest.approx(0.88 + 0.2)
+
+
+def test_the_prior_reorders_the_top_and_never_lifts_a_document_into_it(engine: Engine) -> None:
+    ids = {r["rel_path"]: r["id"] for r in engine.store.execute("SELECT id, rel_path FROM documents")}
+    a, b, c = ids["deploy.md"], ids["projects/runbook.md"], ids["rollback.md"]
+    hints = [_hint("/", "Everything"), _hint("gno://notes/projects", "Project plans")]
+
+    def closeness(texts: tuple[str, ...]) -> float:
+        return 0.9 if "Project plans" in texts else 0.5
+
+    query = "project plans for the deploy"
+    below = [(a, 0.9), (c, 0.6), (b, 0.5)]  # the scope's note is third: outside a top 2
+    st, ranked = hint_prior(engine.store, below, hints, closeness, query, 2, weight=0.5)
+    assert ranked == below and b not in st.scores  # earned, but not lifted into the top 2
+    inside = [(a, 0.9), (b, 0.8), (c, 0.6)]
+    _, ranked = hint_prior(engine.store, inside, hints, closeness, query, 2, weight=0.5)
+    assert [d for d, _ in ranked] == [b, a, c] and dict(ranked)[c] == 0.6  # reordered within the top 2
 
 
 def test_the_cli_prints_hints_and_the_cold_search_attaches_them(engine: Engine, tmp_path: Path) -> None:

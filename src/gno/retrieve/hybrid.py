@@ -413,7 +413,7 @@ class HybridRetriever:
             from gno.retrieve import hint_prior as hp  # a prior between scopes; not before a re-scoring
 
             relevance = hp.vector_relevance(self.semantic, query)
-            hs, fused = hp.hint_prior(self.store, fused, opts.hints, relevance, query)
+            hs, fused = hp.hint_prior(self.store, fused, opts.hints, relevance, query, opts.limit)
             stages.append(hs)
         if opts.depth != "fast" and opts.graph and fused:
             g = self._graph([d for d, _ in fused], f)
