@@ -226,7 +226,7 @@ def corpus_locomo(datasets: Path, work: Path) -> Corpus:
 _TLDR_ALIAS = re.compile(r"alias of|This command is an alias|Documentation for .* available", re.IGNORECASE)
 
 
-def corpus_tldr(datasets: Path, work: Path, n_queries: int) -> Corpus:
+def corpus_tldr(datasets: Path, work: Path, n_queries: int, skip: int = 0) -> Corpus:
     folder = work / "files"
     meta = work / "known_items.json"
     if not meta.exists():
@@ -255,7 +255,7 @@ def corpus_tldr(datasets: Path, work: Path, n_queries: int) -> Corpus:
         by_cmd.setdefault(p.name, []).append(str(p.relative_to(folder)))
     items.sort(key=lambda it: hashlib.sha256(it["rel"].encode()).hexdigest())  # a fixed, spread-out sample
     queries = []
-    for n, it in enumerate(items[:n_queries]):
+    for n, it in enumerate(items[skip : skip + n_queries], start=skip):
         grades = dict.fromkeys(by_cmd.get(Path(it["rel"]).name, []), 1)
         grades[it["rel"]] = 2
         queries.append(Query(f"tldr{n}", it["query"], "tune" if n % 2 == 0 else "report", grades))
@@ -728,6 +728,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", default="all", choices=("tune", "report", "all", "both"),
                     help="which part to score; `both` reports tune and report separately")
     ap.add_argument("--tldr-queries", type=int, default=400)
+    ap.add_argument("--tldr-skip", type=int, default=0,
+                    help="start the tldr sample this many pages in (e.g. 400: pages the default sample never asks)")
     ap.add_argument("--locomo-every", type=int, default=2, help="use every N-th LoCoMo question (speed)")
     ap.add_argument("--ask", action="store_true", help="also run ask --verify on the dwarves QA pairs")
     ap.add_argument("--rescorer", default=None,
@@ -786,7 +788,7 @@ def main(argv: list[str] | None = None) -> int:
         work = args.cache / f"{cname}-data"
         work.mkdir(parents=True, exist_ok=True)
         if cname == "tldr":
-            corpus = corpus_tldr(args.datasets, work, args.tldr_queries)
+            corpus = corpus_tldr(args.datasets, work, args.tldr_queries, args.tldr_skip)
         else:
             corpus = {"dwarves": corpus_dwarves, "nfcorpus": corpus_nfcorpus, "locomo": corpus_locomo,
                       "silverbullet": corpus_silverbullet}[cname](args.datasets, work)
