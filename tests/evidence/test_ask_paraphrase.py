@@ -8,6 +8,8 @@ Every `ask` test runs `engine.ask(..., verify=True)` on a real index of hand-wri
 
 from __future__ import annotations
 
+import pytest
+
 from gno.evidence.focus import addresses, paraphrased, parse, platforms_stated
 from gno.evidence.forms import formed_values
 from gno.evidence.question import frame
@@ -56,114 +58,104 @@ def test_anywhere_else_beside_one_platform_names_the_others() -> None:
 
 # -- released, or not -------------------------------------------------------------------------
 
+OUTLINES = "# Outlines\n\n## Move\n\n* `Outline: Move Up` (`Alt-ArrowUp`): moves the current element up\n"
+TABLES = "# Tables\n\n## Editing\n\n* `Table: Move Up` (`Alt-ArrowUp`): moves the current row up\n"
+PALETTE = (
+    "# Getting started\n\n## Commands\n\nCommands can be invoked by name by clicking the command button at the "
+    "top right, or hitting `Cmd-/` on Mac{rest}.\n"
+)
+INSTALL = (
+    "# Install\n\n## Running the server\n\n{default}To pick a different port for the server, use `-p`:\n\n"
+    "./app -p 3001 my-space\n"
+)
+TUNNEL = "# TLS\n\n## SSH tunnel\n\nThis tunnels your local port 3002 to port 3000 on the server.\n"
+DEFAULT_PORT = "The server listens on `http://localhost:3000` by default.\n\n"
 
-def test_short_factual_answer_stated_without_by_default_is_released(make_kb: MakeKB) -> None:
-    kb = make_kb(
+#: (notes, question, what the verified answer holds and must not hold); no `holds`: it abstains
+CASES: dict[str, tuple[dict[str, str], str, tuple[str, ...], tuple[str, ...]]] = {
+    "short factual answer stated without 'by default'": (
         {
             "journal.md": (
                 "# Journal\n\nA journal entry is a quick note of the day, except that its page names are prefixed "
                 "with `Journal/` and only contain the date.\n"
             ),
             "tags.md": "# Tags\n\nBy default journal pages are tagged `journal`.\n",
-        }
-    )
-    r = kb.engine.ask("What prefix do journal pages get by default?", verify=True)
-    assert r.answer_status == "verified", r.dump()
-    assert r.answer is not None and "`Journal/`" in r.answer
-
-
-def test_element_answers_item_and_a_row_does_not(make_kb: MakeKB) -> None:
-    outline = "# Outlines\n\n## Move\n\n* `Outline: Move Up` (`Alt-ArrowUp`): moves the current element up\n"
-    tables = "# Tables\n\n## Editing\n\n* `Table: Move Up` (`Alt-ArrowUp`): moves the current row up\n"
-    r = make_kb({"outlines.md": outline, "tables.md": tables}).engine.ask(
-        "What shortcut moves an outline item up?", verify=True
-    )
-    assert r.answer_status == "verified", r.dump()
-    assert r.answer is not None and "Alt-ArrowUp" in r.answer
-    assert [c.uri for c in r.citations] == ["gno://kb/outlines.md"]
-
-
-def test_supported_sentence_about_another_thing_is_not_released(make_kb: MakeKB) -> None:
-    tables = "# Tables\n\n## Editing\n\n* `Table: Move Up` (`Alt-ArrowUp`): moves the current row up\n"
-    r = make_kb({"tables.md": tables}).engine.ask("What shortcut moves an outline item up?", verify=True)
-    assert r.answer_status == "abstained", r.dump()
-
-
-def test_instrument_of_the_sections_act_is_released(make_kb: MakeKB) -> None:
-    kb = make_kb(
+        },
+        "What prefix do journal pages get by default?",
+        ("`Journal/`",),
+        (),
+    ),
+    "an element answers an item": (
+        {"outlines.md": OUTLINES, "tables.md": TABLES},
+        "What shortcut moves an outline item up?",
+        ("Alt-ArrowUp", "current element"),
+        ("current row",),
+    ),
+    "a row does not answer an item": ({"tables.md": TABLES}, "What shortcut moves an outline item up?", (), ()),
+    "the instrument of the section's act": (
         {
             "Client Encryption.md": (
                 "# Client Encryption\n\nThe encryption layer encrypts keys and values on the fly.\n\n## Details\n\n"
                 "For values we use _AES-GCM_ with randomized ivs.\n"
             ),
-        }
-    )
-    r = kb.engine.ask("Which cipher mode encrypts values in client encryption?", verify=True)
-    assert r.answer_status == "verified", r.dump()
-    assert r.answer is not None and "AES-GCM" in r.answer
-
-
-def test_meaning_of_a_modifier_is_released(make_kb: MakeKB) -> None:
-    kb = make_kb(
+        },
+        "Which cipher mode encrypts values in client encryption?",
+        ("AES-GCM",),
+        (),
+    ),
+    "the meaning of a modifier": (
         {
             "Keyboard Shortcuts.md": (
                 "# Keyboard Shortcuts\n\n## Modifier keys\n\n* `Cmd`: Command key (Mac only)\n"
                 "* `Mod`: An alias for `Ctrl` on Linux and Windows, to `Cmd` on Mac\n\n## Combos\n\n"
                 "Outline commands use a `Mod-.` prefix.\n"
             ),
-        }
-    )
-    r = kb.engine.ask("What key does Mod stand for on a Mac?", verify=True)
-    assert r.answer_status == "verified", r.dump()
-    assert r.answer is not None and "`Mod`: An alias" in r.answer and "`Cmd`" in r.answer
-
-
-def test_unanswerable_shortcut_question_abstains(make_kb: MakeKB) -> None:
-    kb = make_kb(
+        },
+        "What key does Mod stand for on a Mac?",
+        ("`Mod`: An alias", "`Cmd`"),
+        (),
+    ),
+    "an unanswerable shortcut question": (
         {
             "api.md": "# API\n\n## Global functions\n\n* `print(...)`: prints its arguments to the log.\n",
             "keys.md": "# Keyboard Shortcuts\n\n* `Ctrl-k`: opens the page picker\n* `Ctrl-/`: runs a command\n",
-        }
-    )
-    r = kb.engine.ask("Which shortcut prints the current page?", verify=True)
-    assert r.answer_status == "abstained", r.dump()
+        },
+        "Which shortcut prints the current page?",
+        (),
+        (),
+    ),
+    "a key for anywhere else answers Windows or Linux": (
+        {"start.md": PALETTE.format(rest=" or `Ctrl-/` anywhere else")},
+        "What shortcut invokes commands by name on Windows or Linux?",
+        ("`Ctrl-/`",),
+        (),
+    ),
+    "a key for Mac alone does not": (
+        {"start.md": PALETTE.format(rest="")},
+        "What shortcut invokes commands by name on Windows or Linux?",
+        (),
+        (),
+    ),
+    "the default is not contradicted by a different or a tunnelled port": (
+        {"install.md": INSTALL.format(default=DEFAULT_PORT), "tls.md": TUNNEL},
+        "What is the default port of the server?",
+        ("3000",),
+        ("3001",),
+    ),
+    "a different port is not the default": (
+        {"install.md": INSTALL.format(default="")},
+        "What is the default port of the server?",
+        (),
+        (),
+    ),
+}
 
 
-PALETTE = (
-    "# Getting started\n\n## Commands\n\nCommands can be invoked by name by clicking the command button at the "
-    "top right, or hitting `Cmd-/` on Mac{rest}.\n"
-)
-
-
-def test_key_for_anywhere_else_answers_windows_or_linux(make_kb: MakeKB) -> None:
-    kb = make_kb({"start.md": PALETTE.format(rest=" or `Ctrl-/` anywhere else")})
-    r = kb.engine.ask("What shortcut invokes commands by name on Windows or Linux?", verify=True)
-    assert r.answer_status == "verified", r.dump()
-    assert r.answer is not None and "`Ctrl-/`" in r.answer
-
-
-def test_key_for_mac_alone_does_not_answer_windows_or_linux(make_kb: MakeKB) -> None:
-    kb = make_kb({"start.md": PALETTE.format(rest="")})
-    r = kb.engine.ask("What shortcut invokes commands by name on Windows or Linux?", verify=True)
-    assert r.answer_status == "abstained", r.dump()
-
-
-INSTALL = (
-    "# Install\n\n## Running the server\n\n{default}To pick a different port for the server, use `-p`:\n\n"
-    "./app -p 3001 my-space\n"
-)
-TUNNEL = "# TLS\n\n## SSH tunnel\n\nThis tunnels your local port 3002 to port 3000 on the server.\n"
-
-
-def test_default_is_not_contradicted_by_a_different_or_configured_port(make_kb: MakeKB) -> None:
-    default = "The server listens on `http://localhost:3000` by default.\n\n"
-    kb = make_kb({"install.md": INSTALL.format(default=default), "tls.md": TUNNEL})
-    r = kb.engine.ask("What is the default port of the server?", verify=True)
-    assert r.answer_status == "verified", r.dump()
-    assert r.answer is not None and "3000" in r.answer and "3001" not in r.answer
-
-
-def test_a_different_port_is_not_the_default(make_kb: MakeKB) -> None:
-    kb = make_kb({"install.md": INSTALL.format(default="")})
-    r = kb.engine.ask("What is the default port of the server?", verify=True)
-    assert r.answer_status == "abstained", r.dump()
+@pytest.mark.parametrize("case", list(CASES))
+def test_released_only_when_it_answers_the_question(make_kb: MakeKB, case: str) -> None:
+    notes, question, holds, never = CASES[case]
+    r = make_kb(notes).engine.ask(question, verify=True)
+    assert r.answer_status == ("verified" if holds else "abstained"), r.dump()
+    if holds:
+        assert r.answer is not None and all(h in r.answer for h in holds), r.dump()
+        assert not any(n in r.answer for n in never), r.dump()
