@@ -103,8 +103,8 @@ def left_to_connection_rule(pattern: str) -> bool:
     return _CREDENTIAL_URL_RE.search(pattern) is not None
 
 
-def parse_rules(text: str) -> tuple[VendoredRule, ...]:
-    doc = json.loads(text)
+def parse_rules(doc: dict[str, Any]) -> tuple[VendoredRule, ...]:
+    """The rules of one vendored document (its ``rules``), compiled; credential-URL rules left out."""
     rules = []
     for raw in doc["rules"]:
         pattern = str(raw["pattern"])
@@ -117,6 +117,7 @@ def parse_rules(text: str) -> tuple[VendoredRule, ...]:
 
 
 def _document(source: str) -> dict[str, Any]:
+    """One vendored file, decoded (not kept: the compiled rules and the commit are cached instead)."""
     raw = resources.files("gno.guard").joinpath("data", RULE_FILES[source]).read_text(encoding="utf-8")
     doc: dict[str, Any] = json.loads(raw)
     return doc
@@ -125,7 +126,7 @@ def _document(source: str) -> dict[str, Any]:
 @cache
 def rule_set(source: str) -> tuple[VendoredRule, ...]:
     """The rules of one vendored file (``noseyparker`` or ``kingfisher``)."""
-    return parse_rules(json.dumps(_document(source)))
+    return parse_rules(_document(source))
 
 
 @cache
