@@ -17,8 +17,9 @@ Stages (what runs offline here; every default chosen on `bench/retrieval_suite.p
 5. rescore (not `--fast`): when the vectors come from a fast static model, the top candidates are
    re-scored by MiniLM's cosine on their best chunk, blended by position (ranks 1-3: 0.75
    fusion / 0.25, 4-10: 0.60 / 0.40, 11+: 0.40 / 0.60);
-6. guard: a document that is BM25's #1 and holds the only few exact matches of a rare query
-   word never leaves the top 3.
+6. guard: no leg's confident #1 leaves the top 3: a document that is BM25's #1 and holds the
+   only few exact matches of a rare query word, nor the vector leg's #1 when it stands out of its
+   pool (`VECTOR_GUARD`; without it, fusion lost to the vector leg alone on how-to questions).
 Every stage leaves a trace (the order after it): `--explain` prints them and `query diagnose`
 names the stage that dropped a target.
 """
@@ -72,6 +73,9 @@ GRAPH_BONUS = 0.1  # what a link from a top document adds to a neighbour's fused
 GRAPH_SEEDS, GRAPH_MAX = 5, 20
 RARE_DF = 3  # a query word in at most this many documents is rare
 RARE_TOP = 3  # ... and BM25's #1 holding it stays within this many ranks
+#: the vector leg's #1 stays within RARE_TOP ranks too when its credit (`margin_scaled`) reaches this:
+#: it stands out of its own pool (3 deviations above the median at MiniLM's spread)
+VECTOR_GUARD = 0.6
 Ranked = list[tuple[int, float]]
 
 
@@ -335,8 +339,17 @@ class HybridRetriever:
             scores[d] = max(own, min(own + GRAPH_BONUS, cap))
         return _order(scores)
 
-    def _rare_guard(self, pq: ParsedQuery, f: DocFilter, hits: list[BM25Hit], ranked: Ranked) -> tuple[Stage, Ranked]:
-        """BM25's #1 that holds a rare query word (in <= RARE_DF documents) stays in the top RARE_TOP."""
+    def _rare_guard(
+        self,
+        pq: ParsedQuery,
+        f: DocFilter,
+        hits: list[BM25Hit],
+        ranked: Ranked,
+        vec: Stage | None = None,
+        trust: LegTrust = DEFAULT_TRUST,
+    ) -> tuple[Stage, Ranked]:
+        """BM25's #1 that holds a rare query word (in <= RARE_DF documents) stays in the top RARE_TOP, and
+        so does the vector leg's (`vec`) #1 whose credit under `trust` reaches VECTOR_GUARD."""
         st = Stage("guard")
         t = time.perf_counter()
         if not hits or not ranked:
@@ -362,12 +375,14 @@ class HybridRetriever:
                 st.reason = "no rare query word in BM25 #1"
             else:
                 st.reason = f"BM25 #1 holds the rare word {rare!r}"
-                rest = [x for x in ranked if x[0] != top]
-                at = min(RARE_TOP - 1, len(rest))
-                score = rest[at - 1][1] if at > 0 else 1.0
-                if at < len(rest):
-                    score = (score + rest[at][1]) / 2
-                ranked = rest[:at] + [(top, score)] + rest[at:]
+                ranked = _keep_near_top(ranked, top)
+        if vec is not None and vec.ranked and vec.status == "active":
+            vtop = vec.ranked[0]
+            credit = margin_scaled([(d, vec.scores[d]) for d in vec.ranked], trust.spread, trust.floor).get(vtop, 0.0)
+            vpos = next((i for i, (d, _) in enumerate(ranked) if d == vtop), None)
+            if credit >= VECTOR_GUARD and (vpos is None or vpos >= RARE_TOP):
+                ranked = _keep_near_top(ranked, vtop)
+                st.reason = (st.reason or "") + f"; vector #1 stands {credit:.2f} out of its pool"
         st.ranked = [d for d, _ in ranked]
         st.after = st.ranked
         st.ms = (time.perf_counter() - t) * 1000
@@ -432,7 +447,7 @@ class HybridRetriever:
             why = "--fast" if opts.depth == "fast" else "lexical only" if opts.lexical_only else "no candidates"
             stages.append(Stage("rescore", "skipped", reason=why))
         if vec_st.status == "active" and w_vec and ranked:
-            gs, ranked = self._rare_guard(pq, f, hits, ranked)
+            gs, ranked = self._rare_guard(pq, f, hits, ranked, vec_st, trust)
             stages.append(gs)
         else:
             stages.append(Stage("guard", "skipped", reason="BM25 alone already ranks"))
@@ -491,6 +506,16 @@ class HybridRetriever:
             hit.line = start + first
             hit.snippet_range.start_line = start + first
             hit.snippet_range.end_line = min(end, start + first + max(0, len(snippet.split("\n")) - 1))
+
+
+def _keep_near_top(ranked: Ranked, doc: int) -> Ranked:
+    """`doc` moved up to rank RARE_TOP (or kept where it is, when higher), scored between its neighbours."""
+    rest = [x for x in ranked if x[0] != doc]
+    at = min(RARE_TOP - 1, len(rest))
+    score = rest[at - 1][1] if at > 0 else 1.0
+    if at < len(rest):
+        score = (score + rest[at][1]) / 2
+    return rest[:at] + [(doc, score)] + rest[at:]
 
 
 def _order(scores: dict[int, float]) -> Ranked:
