@@ -10,7 +10,7 @@ from __future__ import annotations
 from gno.engine import Engine
 from gno.retrieve.fusion import calibrated_scores
 from gno.retrieve.grammar import parse_query
-from gno.retrieve.hybrid import GRAPH_SEEDS, QueryOptions
+from gno.retrieve.hybrid import DEFAULT_TRUST, GRAPH_SEEDS, QueryOptions, Stage
 from gno.store.fts import BM25Hit, DocFilter
 
 from .conftest import Build
@@ -68,6 +68,31 @@ def test_rare_exact_match_that_is_bm25_first_stays_in_the_top_3(build: Build) ->
     # and the default pipeline keeps it in the top 3 end to end
     hits = [h.rel_path for h in e.query("zygomorphic deployment pipelines release").results]
     assert "rare.md" in hits[:3], hits
+
+
+def test_vector_first_that_stands_out_of_its_pool_stays_in_the_top_3(build: Build) -> None:
+    files = {f"n{i}.md": f"# Note {i}\n\nDeployment pipelines and release notes number {i}.\n" for i in range(30)}
+    e = build({"kb": files})
+    hr = e.retriever()
+    pq = parse_query("deployment")
+    ids = [e.resolve(f"kb/n{i}.md").id for i in range(12)]
+    target = ids[9]
+    # fusion ranked the vector leg's #1 tenth; BM25's #1 is already first, so only the vector guard can act
+    ranked = [(d, 1.0 - k / 20) for k, d in enumerate(ids)]
+    hits = [BM25Hit(ids[0], 9.0)]
+
+    def vector(scores: dict[int, float]) -> Stage:
+        return Stage("vector", ranked=sorted(scores, key=lambda d: -scores[d]), scores=scores)
+
+    # a cosine far above its pool's median (many deviations): kept at third, nothing lost or added
+    pool = {d: 0.30 + 0.01 * (k % 3) for k, d in enumerate(ids) if d != target}
+    st, out = hr._rare_guard(pq, DocFilter(), hits, ranked, vector({**pool, target: 0.80}), DEFAULT_TRUST)
+    assert [d for d, _ in out].index(target) == 2 and st.reason is not None and "vector #1" in st.reason
+    assert sorted(d for d, _ in out) == sorted(d for d, _ in ranked)
+    # a #1 barely above its pool earns no such place: the ranking is left alone
+    flat = {d: 0.50 - 0.01 * k for k, d in enumerate([target] + [d for d in ids if d != target])}
+    st, out = hr._rare_guard(pq, DocFilter(), hits, ranked, vector(flat), DEFAULT_TRUST)
+    assert out == ranked and "vector #1" not in (st.reason or "")
 
 
 def test_fusion_trace_is_taken_before_the_graph(build: Build) -> None:
