@@ -23,6 +23,8 @@ from .fixtures import (
 
 PW = "pass" + "word"
 KEY = b"install-key-for-the-secret-tests"
+# the rule files vendored from other projects: switched off where our own context rules are tested
+VENDORED = frozenset({"gitleaks", "noseyparker", "kingfisher"})
 
 
 def digest(secret: str) -> str:
@@ -155,6 +157,40 @@ def test_placeholders_are_not_secrets() -> None:
     ):
         text = f"api_token = {value}"
         assert redact(text).text == text, value
+
+
+@pytest.mark.parametrize(
+    ("text", "secret", "rule"),
+    [
+        # a key whose first secret word only names a setting still ends in a secret name
+        ("REACT_APP_AUTH_" + PW.upper() + "=whiteduke", "whiteduke", "password-assignment"),
+        # a dotted value is a code reference only when no part of it reads as generated
+        ('VAULT_CLIENT_TOKEN="s.Z4bTMtngfLeQ18AqVoBBkUAOD1"', "s.Z4bTMtngfLeQ18AqVoBBkUAOD1", "password-assignment"),
+        ('bootstrap_token: "be8dfd.da8a689a46edc282"', "be8dfd.da8a689a46edc282", "password-assignment"),
+        # the credential of an HTTP Authorization header, whatever the provider
+        ("GET /x HTTP/1.1\nAuthorization: Bearer mF_9.B5f-4.1JqM\n", "mF_9.B5f-4.1JqM", "authorization-header"),
+        ("curl -H 'Authorization: token 1f3a9c0e77d2b6a5'", "1f3a9c0e77d2b6a5", "authorization-header"),
+    ],
+)
+def test_generic_context_finds_values_without_a_provider_format(text: str, secret: str, rule: str) -> None:
+    result = redact_secrets(text, key=KEY, skip_sources=VENDORED)
+    assert secret not in result.text and expected_marker(rule, secret) in result.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "auth_provider = github",
+        "token = self.config.token",
+        PW + " = settings.DB_" + PW.upper(),
+        "curl -H 'Authorization: Bearer $TOKEN'",
+        "Authorization: Bearer YOUR_TOKEN",
+        "Authorization: Basic <credentials>",
+        'headers = {"Authorization": "Bearer " + token}',
+    ],
+)
+def test_generic_context_leaves_references_and_placeholders(text: str) -> None:
+    assert redact_secrets(text, key=KEY, skip_sources=VENDORED).text == text
 
 
 def test_env_style_assignment_redacts_any_value() -> None:

@@ -107,6 +107,15 @@ def _is_strict_key(key: str) -> bool:
     return bool(_STRICT_KEY_RE.search(key))
 
 
+_ENDS_AUTH_OR_PRIVATE_RE = re.compile(r"(?i:auth|private)\d*$")
+
+
+def _ends_in_secret_word(key: str) -> bool:
+    """The key's last word is a secret name other than ``auth``/``private`` (which ``oauth`` or
+    ``is_private`` end in too)."""
+    return _is_strict_key(key) and not _ENDS_AUTH_OR_PRIVATE_RE.search(key)
+
+
 def _is_env_style(key: str, op: str, text: str, op_pos: int) -> bool:
     """``DB_PASSWORD=value`` in a shell/.env file: any value is a secret."""
     return key.isupper() and op == "=" and op_pos > 0 and not text[op_pos - 1].isspace()
@@ -152,8 +161,8 @@ def assignment_candidates(text: str) -> Iterator[tuple[str, int, int]]:
             continue
         covered = match.end("rest")
         key = text[key_start:covered]
-        if keyword.group() in _LAST_WORD_ONLY and not _LAST_WORD_RE.search(key):
-            continue
+        if keyword.group() in _LAST_WORD_ONLY and not _LAST_WORD_RE.search(key) and not _ends_in_secret_word(key):
+            continue  # ``auth_provider`` holds a setting; ``REACT_APP_AUTH_PASSWORD`` still ends in a secret name
         if _inside_a_string(text, key_start, match):
             continue
         yield from _assignment_value(text, match, key)
@@ -252,6 +261,25 @@ def disclosure_candidates(text: str) -> Iterator[tuple[str, int, int]]:
         value = match.group("v").rstrip(".,;:!?")
         if not is_placeholder(value) and looks_random(value, 6):
             yield "password-assignment", match.start("v"), match.start("v") + len(value)
+
+
+# An HTTP ``Authorization`` header (a request dump, a curl line, a client's config) carries its
+# credential after the scheme word, whatever the provider.
+_AUTH_HEADER_RE = re.compile(
+    r"(?i:\b(?:proxy-)?authorization['\"]?[^\S\n]*[:=][^\S\n]*['\"]?(?:bearer|basic|token|digest)[^\S\n]+)"
+    r"(?P<v>[A-Za-z0-9._~+/=-]{8,500})(?![A-Za-z0-9._~+/=-])"
+)
+
+
+def authorization_candidates(text: str) -> Iterator[tuple[str, int, int]]:
+    """``Authorization: Bearer mF_9.B5f-4.1JqM``: the credential after the scheme, unless a placeholder."""
+    if "uthorization" not in text and "UTHORIZATION" not in text:
+        return
+    for match in _AUTH_HEADER_RE.finditer(text):
+        value = match.group("v")
+        if is_placeholder(value) or CONSTANT_NAME_RE.match(value) or value.isalpha():
+            continue
+        yield "authorization-header", match.start("v"), match.end("v")
 
 
 def labelled_candidates(text: str) -> Iterator[tuple[str, int, int]]:

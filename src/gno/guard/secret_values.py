@@ -54,7 +54,7 @@ def is_placeholder(value: str) -> bool:
     return (
         not stripped
         or bool(_PLACEHOLDER_RE.match(stripped))
-        or bool(_DOTTED_IDENT_RE.match(stripped))
+        or (bool(_DOTTED_IDENT_RE.match(stripped)) and not any(looks_random(p) for p in stripped.split(".")))
         or "(" in stripped
         or stripped.startswith("[REDACTED:")
     )

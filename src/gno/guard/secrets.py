@@ -40,6 +40,7 @@ from functools import cache
 from gno.guard.gitleaks import gitleaks_candidates, is_generic
 from gno.guard.secret_context import (
     assignment_candidates,
+    authorization_candidates,
     block_candidates,
     connection_candidates,
     disclosure_candidates,
@@ -137,6 +138,7 @@ _WINDOWED: tuple[tuple[int, _Detector], ...] = (
     (5, block_candidates),
     (6, disclosure_candidates),
     (7, labelled_candidates),
+    (7, authorization_candidates),
     (8, keyed_token_candidates),
     (8, prefixed_token_candidates),
     (8, slot_candidates),
