@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from gno.guard.addressed_rules import model_addressed
 from gno.guard.phrases import YOU_ARE, alts, phrase, phrase_hits
 from gno.guard.task_requests import bare_task_request
 from gno.guard.text_views import TextViews
@@ -202,6 +203,7 @@ _SENTENCE_EDGE = " \t>*-#\"'`"
 
 def agent_directive(view: TextViews) -> Iterator[str]:
     yield from phrase_hits(_AGENT_DIRECTIVE, view.light, allow_mentions=True)
+    yield from model_addressed(view)
     request = bare_task_request(view.light)
     if request is not None:
         yield request

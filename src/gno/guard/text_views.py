@@ -2,8 +2,8 @@
 
 Why: attackers obfuscate (full-width letters, Cyrillic look-alikes, zero-width characters, spaced-out or
 leetspeak words). Every phrase rule matches one canonical, case-folded copy, so that each rule is written
-once and obfuscation does not evade it; the letters-only "squashed" copy is computed only when a rule
-asks for it.
+once and obfuscation does not evade it; the letters-only "squashed" copy and the copy with misspelt key words
+restored (``spelling``) are computed only when a rule asks for them.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import cached_property
+
+from gno.guard.spelling import correct_keywords
 
 
 class TextViews:
@@ -23,6 +25,12 @@ class TextViews:
     @cached_property
     def squashed(self) -> str:
         return squash(self.light)
+
+    @cached_property
+    def corrected(self) -> str | None:
+        """The normalised text with misspelt or leetspeak key words restored, or None when none was."""
+        corrected = correct_keywords(self.light)
+        return None if corrected == self.light else corrected
 
 
 _CONFUSABLES = str.maketrans(
