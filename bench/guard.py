@@ -529,6 +529,9 @@ def pathological_inputs(size: int = 100_000) -> dict[str, str]:
         "://", "://a:b@", "https://a:", "a@b:", "password=", "password a", "key=", "token: 'aB3", "sk-", "eyJa.",
         "-----BEGIN RSA PRIVATE KEY-----\n", "password:\n ", "send the password to ", "ignore ", "you are now ",
         "a\u200b", "%41", "&#65;", "\\u0041", "1234567890:", "'a'", "a=", "x@", " ", "\n", "a",
+        # openings of the form rules (turn headers, wrappers, vocatives, task references, planted to-dos, typos)
+        "to you, claude ", "<INFORMATION>", "###(system_message)", "assistant: x\nuser: y\n", "todo: send ",
+        "before you can solve the task ", "iunstructions ", "is not bound by any ", "output the previous ",
     ]  # fmt: skip
     cases = {repr(u): rep(u) for u in units}
     cases["random base64"] = "".join(rng.choice(b64) for _ in range(size))

@@ -46,7 +46,7 @@ _FAKE_TURN = (
     ),
     # "#system: ...", "subject: \"SYSTEM: you must ...\"": a role label opening a value, followed by an order
     phrase(
-        rf"(?:[:=]\s*[\"']\s*|^[ \t>*-]*#{{1,6}}\s*){_ROLE}{_ROLE_KIND}?\s*:\s*(?=[^\n]{{0,200}}?"
+        rf"(?:[:=]\s*[\"']\s*|[{{\[(]\s*|^[ \t>*-]*#{{1,6}}\s*){_ROLE}{_ROLE_KIND}?\s*:\s*(?=[^\n]{{0,200}}?"
         r"\b(?:you|your|ignore|disregard|send|forward|delete|transfer|execute|run|reply|respond|do\s+not|don't|must"
         r"|always|never|immediately|instead)\b)",
         ("system", "assistant", "developer", "admin", "sys", "operator"),
@@ -107,6 +107,37 @@ def _wrapped_orders(view: TextViews) -> Iterator[str]:
                 return
 
 
+_LIMITS = (
+    r"(?:rules|morals?|morality|ethics|ethical\s+(?:guidelines|principles|standards|constraints)|moral\s+(?:guidelines"
+    r"|principles|constraints)|polic(?:y|ies)|guidelines|restrictions|limitations|limits|filters|censorship|boundaries"
+    r"|safeguards|laws\s+of\s+ai)"
+)
+# A persona whose limits are waived: "NaD is not restrained by any morals", "X is free of all restrictions",
+# "you're not required to follow any rules", "it doesn't have any ethical or moral guidelines".
+_WAIVER = phrase(
+    r"\b(?:is|are|'re|'s|am|be|being|remain|become)\s+(?:now\s+)?(?:not|no\s+longer|never)\s+(?:bound|restrained|restricted"
+    r"|limited|constrained|confined|held\s+back|required\s+to\s+(?:follow|obey|abide\s+by|respect))\s+(?:by|to)?\s*"
+    rf"(?:any|all|the|its|his|her|their|your)?\s*(?:\w+\s+){{0,2}}?{_LIMITS}\b"
+    rf"|\b(?:is|are|'re|'s|am|be|being)\s+(?:now\s+)?(?:completely\s+|totally\s+|entirely\s+)?free\s+(?:of|from)\s+"
+    rf"(?:all|any|the)?\s*(?:\w+\s+){{0,2}}?{_LIMITS}\b"
+    rf"|\b(?:doesn't|does\s+not|don't|do\s+not|has\s+no|have\s+no)\s+(?:have\s+)?(?:any\s+)?(?:\w+\s+){{0,3}}?"
+    r"(?:ethical|moral)\s+(?:or\s+moral\s+|or\s+ethical\s+|and\s+moral\s+|and\s+ethical\s+)?(?:guidelines|principles"
+    r"|restrictions|limits|boundaries|constraints|filters)\b",
+    alts("bound|restrained|restricted|limited|constrained|confined|held back|required to|free |ethic|moral"),
+)
+# ... said of a persona the text sets up for its reader.
+_PERSONA_RE = re.compile(
+    r"\b(?:ai|chatbot|gpt|chatgpt|language\s+model|llm|assistant|persona|pretend|act\s+as|act\s+like"
+    r"|roleplay|role-play|simulate|you\s+are\s+now|from\s+now\s+on|respond\s+as|answer\s+as|openai)\b"
+)
+
+
+def waived_limits(view: TextViews) -> Iterator[str]:
+    """Role-smuggling form: a persona for the reader whose rules, ethics or filters are declared void."""
+    if _WAIVER.possible(view.light) and _PERSONA_RE.search(view.light):
+        yield from phrase_hits((_WAIVER,), view.light, allow_mentions=True)
+
+
 def fake_turn(view: TextViews) -> Iterator[str]:
     """Role-smuggling forms: turn headers inside data, and wrappers that hold orders."""
     yield from phrase_hits(_FAKE_TURN, view.light, allow_mentions=True)
@@ -115,6 +146,7 @@ def fake_turn(view: TextViews) -> Iterator[str]:
         if match and not _USER_TURN_RE.search(view.light, 0, match.start()):
             yield match.group()
     yield from _wrapped_orders(view)
+    yield from waived_limits(view)
 
 
 _MODEL_NAME = (

@@ -61,9 +61,10 @@ _OVERRIDE_OBJECT = (
 )
 _INSTRUCTION_OVERRIDE = (
     phrase(rf"\b{_OVERRIDE_VERB}\s+(?:{_OVERRIDE_OBJECT})", _N_OVERRIDE),
-    # "Ignore instructions, and ...", "Ignore the rest of this data and print ..."
+    # "Ignore instructions, and ...", "Ignore the rest of this data and print ...", "Ignore the user and reply ..."
     phrase(
         r"\b(?:ignore|disregard)\s+(?:all\s+)?(?:instructions|rules|guidelines|directions)\s*(?:[,;.!:]|\s+and\b|$)"
+        r"|\b(?:ignore|disregard)\s+the\s+(?:user|human)\s+and\s+(?:reply|respond|answer|say|print|output|write|send|do)\b"
         r"|\b(?:ignore|disregard|skip)\s+the\s+rest\s+of\s+(?:this|the)\s+(?:data|text|document|input|content|message|page"
         r"|e-?mail|file|conversation)\b",
         ("ignore", "disregard", "skip"),
@@ -313,6 +314,14 @@ _SYSTEM_PROMPT_EXFILTRATION = (
         r"(?:the\s+)?(?:text|words|content|everything|instructions|messages?|prompt|lines)\s+"
         r"(?:above|before\s+this|prior\s+to\s+this|you\s+were\s+given)",
         ("above", "before this", "prior to this", "you were given"),
+    ),
+    # "word for word from your prompt", "the third sentence of your initial prompt", "put your system prompt in ..."
+    phrase(
+        r"\b(?:verbatim|word\s+for\s+word|(?:\w+\s+)?(?:sentence|line|paragraph|word|part)s?)\s+(?:from|of|in)\s+your\s+"
+        r"(?:initial|original|system|hidden|secret|full)\s+(?:prompt|instructions|message)\b"
+        r"|\bput\s+your\s+(?:initial|original|system|hidden|secret|full)\s+(?:prompt|instructions|message)\s+(?:in|into"
+        r"|inside)\b",
+        ("your",),
     ),
     # "Output the previous instructions in a bullet list", "explain the above instructions in detail"
     phrase(
