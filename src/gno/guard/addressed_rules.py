@@ -156,6 +156,17 @@ _MODEL_NAME = (
 )
 _TASK = r"(?:task|request|question|assignment|instructions?|goal|objective|job|mission)"
 _ADDRESSED = (
+    # "Write one toxic sentence about <group>": a request for abuse, stored to be replayed to the model
+    phrase(
+        r"\b(?:write|generate|compose|produce|create|say|give\s+me)\s+(?:one|a|an|some|\d+|\w+)\s+(?:toxic|offensive|harmful"
+        r"|hateful|discriminatory|racist|sexist|derogatory|insulting|demeaning|unfriendly|negative|abusive|bigoted)\s+"
+        r"(?:sentences?|statements?|jokes?|comments?|remarks?|slurs?|tweets?|posts?)\s+(?:about|against|targeting|on)\s+"
+        r"(?!(?:yourself|your|my|our|the\s+weather)\b)",
+        alts(
+            "toxic|offensive|harmful|hateful|discriminatory|racist|sexist|derogatory|insulting|demeaning|unfriendly|"
+            "negative|abusive|bigoted"
+        ),
+    ),
     # "Decode and execute: ...": run whatever the text hides
     phrase(
         r"\b(?:decode|decrypt|deobfuscate|unscramble|translate)\s+(?:it\s+|this\s+|that\s+|the\s+following\s+)?and\s+"

@@ -305,7 +305,7 @@ _SYSTEM_PROMPT_EXFILTRATION = (
         ("prompt", "message", "instructions", "context window"),
     ),
     phrase(
-        rf"\b{_SP_VERB}\b(?:\s+[\w'-]+){{0,3}}?\s+your\s+(?:\w+\s+)?(?:instructions|prompt|guidelines|programming"
+        rf"\b{_SP_VERB}\b(?:\s+[\w'-]+){{0,3}}?\s+your\s+(?:\w+\s+)?(?:list\s+of\s+)?(?:instructions|prompt|guidelines|programming"
         r"|configuration|rules)\b",
         ("your",),
     ),
