@@ -498,12 +498,18 @@ def _norm(s: str) -> str:
 
 #: the corpora with question/answer pairs, the file of each, and the key of its figures in a result
 ASK_PAIRS = {"dwarves": ("dwarves_ask.jsonl", "ask"), "silverbullet": ("silverbullet_ask.jsonl", "ask_silverbullet")}
-#: ``--ask-more``: further pairs, every one marked ``"split": "tune"`` (written after the rules of the pairs
-#: above were chosen, to widen what the rules are tuned on); their figures are kept apart under their own key
-ASK_MORE = {
-    "silverbullet": ("silverbullet_ask_more.jsonl", "ask_silverbullet_more"),
-    "tldr": ("tldr_ask.jsonl", "ask_tldr"),
+#: ``--ask-more``: further pairs, each marked with its own ``"split"``, and the title of their section: the
+#: tune-only ones were written after the rules of the pairs above were chosen, to widen what the rules are
+#: tuned on; the held-out check pairs (report) were written after the rules were final and never tuned on
+ASK_MORE: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "silverbullet": (
+        ("silverbullet_ask_more.jsonl", "ask_silverbullet_more", "further tune-only"),
+        ("silverbullet_ask_check.jsonl", "ask_silverbullet_check", "held-out check"),
+    ),
+    "tldr": (("tldr_ask.jsonl", "ask_tldr", "further tune-only"),),
 }
+#: every key of the further pairs' figures
+ASK_MORE_KEYS = [key for sets in ASK_MORE.values() for _, key, _ in sets]
 
 
 def run_ask(
@@ -696,9 +702,13 @@ def write_markdown(results: dict[str, Any], path: Path, command: str, runs_note:
             for emb, e in per.items():
                 rate = e["chunks_per_s"] if e["embedded_now"] else "cached"
                 lines.append(f"| {cname} | {emb} | {e['chunks']} | {rate} |")
-    for cname, (_, key) in (*ASK_PAIRS.items(), *ASK_MORE.items()):
+    for cname, (_, key) in ASK_PAIRS.items():
         if key in results:
-            lines += ask_lines(cname, results[key], more=key in {k for _, k in ASK_MORE.values()})
+            lines += ask_lines(cname, results[key])
+    for cname, sets in ASK_MORE.items():
+        for _, key, label in sets:
+            if key in results:
+                lines += ask_lines(cname, results[key], label)
     if tail:
         lines += ["", tail]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -708,10 +718,11 @@ def write_markdown(results: dict[str, Any], path: Path, command: str, runs_note:
 ASK_TITLES = {"dwarves": "dwarves-brain", "silverbullet": "silverbullet-docs", "tldr": "tldr-pages"}
 
 
-def ask_lines(cname: str, a: dict[str, Any], more: bool = False) -> list[str]:
-    """The report's section for one corpus's ``ask --verify`` figures."""
+def ask_lines(cname: str, a: dict[str, Any], label: str = "") -> list[str]:
+    """The report's section for one corpus's ``ask --verify`` figures (`label`: which further pairs)."""
+    more = bool(label)
     unanswerable = a["pairs"] - a.get("answerable", a["pairs"])
-    further = "further tune-only " if more else ""
+    further = f"{label} " if label else ""
     title = f"## ask --verify on {a['pairs']} {further}{ASK_TITLES[cname]} question/answer pairs"
     out = ["", title + (f" ({unanswerable} not answerable from it)" if unanswerable else ""), ""]
     share = f"; correct = {a['correct_share_of_answerable']:.1%} of {a['answerable']} answerable"
@@ -749,8 +760,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--locomo-every", type=int, default=2, help="use every N-th LoCoMo question (speed)")
     ap.add_argument("--ask", action="store_true", help="also run ask --verify on the QA pairs of the --split halves")
     ap.add_argument("--ask-more", action="store_true",
-                    help="also run ask --verify on the further tune-only QA pairs (silverbullet, tldr: "
-                    "--tldr-queries 0 and --modes '' ask them without ranking the known items)")  # fmt: skip
+                    help="also run ask --verify on the further QA pairs of the --split halves (silverbullet "
+                    "tune-only and held-out check, tldr tune-only: --tldr-queries 0 and --modes '' ask them "
+                    "without ranking the known items)")  # fmt: skip
     ap.add_argument("--rescorer", default=None,
                     help="re-score a fast first stage with this model instead of MiniLM (bench only; its vectors "
                     "must be cached), e.g. --embedders wordllama --rescorer mpnet")  # fmt: skip
@@ -856,11 +868,14 @@ def main(argv: list[str] | None = None) -> int:
             "runs": runs,
         }
         asked = [ASK_PAIRS[cname]] if cname in ASK_PAIRS and args.ask else []
-        asked += [ASK_MORE[cname]] if cname in ASK_MORE and args.ask_more else []
+        asked += [(f, k) for f, k, _ in ASK_MORE.get(cname, ())] if args.ask_more else []
         for pairs_file, ask_key in asked:
             set_embedder(engine, embedders[0] if embedders else "minilm")
             halves = ("tune", "report") if args.split in ("all", "both") else (args.split,)
-            results[ask_key] = run_ask(engine, pairs_file, halves)
+            answered = run_ask(engine, pairs_file, halves)
+            if not answered["pairs"]:
+                continue  # no pair of this file is in the --split halves
+            results[ask_key] = answered
             log(f"  ask {pairs_file}: {({k: v for k, v in results[ask_key].items() if k != 'rows'})}")
         engine.close()
     return report(results, args, argv)
@@ -889,7 +904,7 @@ def merge_runs(files: list[Path]) -> dict[str, Any]:
         for cname, per in r.get("embed", {}).items():
             for emb, e in per.items():
                 out["embed"].setdefault(cname, {})[emb if not label else f"{emb} ({label})"] = e
-        for key in ("ask", "ask_lexical", *(k for _, k in (*ASK_PAIRS.values(), *ASK_MORE.values()))):
+        for key in ("ask", "ask_lexical", *(k for _, k in ASK_PAIRS.values()), *ASK_MORE_KEYS):
             if key in r:
                 out[key] = r[key]
         out.setdefault("skipped", []).extend(r.get("skipped", []))
@@ -904,7 +919,7 @@ def report(results: dict[str, Any], args: argparse.Namespace, argv: list[str] | 
             print(line)
         for name, ok, fig in checks(results, split):
             print(f"  {'MET   ' if ok else 'MISSED'} {name}: {fig}")
-    for _, key in (*ASK_PAIRS.values(), *ASK_MORE.values()):
+    for key in [k for _, k in ASK_PAIRS.values()] + ASK_MORE_KEYS:
         if key in results:
             print(key, {k: v for k, v in results[key].items() if k not in ("rows", "halves")})
     if args.write:

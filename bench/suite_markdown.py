@@ -40,6 +40,7 @@ ASK = re.compile(
 #: tune-only pairs first: their title also names the corpus)
 ASK_KEYS = {
     "tune-only silverbullet-docs": "ask_silverbullet_more",
+    "check silverbullet-docs": "ask_silverbullet_check",
     "tune-only tldr-pages": "ask_tldr",
     "dwarves-brain": "ask",
     "silverbullet-docs": "ask_silverbullet",
