@@ -1,9 +1,10 @@
 """Verified ask: answer forms that a claim of the wrong form cannot state.
 
-"Which flag/option/switch" asks for a command-line flag (`-p`, `--single`), never a hyphenated word;
+"Which flag/switch" asks for a command-line flag (`-p`, `--single`), never a hyphenated word ("which
+option" may ask for a setting such as `sync.ignore`: no form);
 "which command" for a command (a code span, a quoted `Namespace: Name`, a shell line), never a name
 such as "Self-update the CLI binary"; "which endpoint/url/route" for a path; "how often" for a
-recurrence (every 20 seconds, daily, twice a week) and "how long" for a unit, never a bare number.
+recurrence (every 20 seconds, twice a week) and "how long" for a unit, never a bare number.
 Each table holds values of the form and their wrong-form counterparts; the `ask` cases run
 `engine.ask(..., verify=True)` on a real index of hand-written notes, released or abstained.
 """
@@ -20,12 +21,12 @@ from .conftest import MakeKB
 
 #: (text, question, the flags it states)
 FLAGS: list[tuple[str, str, list[str]]] = [
-    ("`grep {{[-o|--only-matching]}} {{pat}}`", "Which grep option prints the match?", ["-o", "--only-matching"]),
+    ("`grep {{[-o|--only-matching]}} {{pat}}`", "Which grep flag prints the match?", ["-o", "--only-matching"]),
     ("To pick a different port, use `-p`:", "Which flag sets the port?", ["-p"]),
     ("`rsync -r --delete {{src}} {{dst}}`", "Which rsync switch deletes files?", ["-r", "--delete"]),
-    ("the re-indexing of a well-known page", "Which option re-indexes?", []),  # hyphenated words are no flags
+    ("the re-indexing of a well-known page", "Which switch re-indexes?", []),  # hyphenated words are no flags
     ("Use the `--single` flag for one space.", "Which flag serves one space?", ["--single"]),
-    ("`sb logs -l 20`", "Which command-line option sets the count?", ["-l"]),  # "command-line" writes no `-l`
+    ("`sb logs -l 20`", "Which command-line flag sets the count?", ["-l"]),  # "command-line" writes no `-l`
     ("`sb -n 3`", "Which -n flag sets the count?", []),  # the question's own flag restates it
 ]
 
@@ -34,6 +35,11 @@ FLAGS: list[tuple[str, str, list[str]]] = [
 def test_a_flag_is_a_dash_token_not_a_hyphenated_word(text: str, question: str, flags: list[str]) -> None:
     assert frame(question).form == "flag"
     assert formed_values(text, "flag", question) == flags
+
+
+def test_an_option_may_be_a_setting() -> None:
+    assert frame("Which option lists the files that sync should skip?").form is None
+    assert frame("Which curl option follows redirects?").form is None
 
 
 #: (text, the commands it states)
