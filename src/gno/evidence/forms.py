@@ -4,9 +4,9 @@ Some nouns a question asks for ("which *shortcut* …", "what *port* …", "whic
 …") name things that are written in a recognisable form: a key chord (`Ctrl-k`, `Cmd-Shift-p`,
 `Alt-ArrowUp`), an upper-case identifier (`SB_INDEX_PAGE`), a file name with an extension
 (`spaces.json`), a path or endpoint (`/space`, `/.runtime/lua`), a port number, a command-line flag
-(`-p`, `--single`: "which *flag*", "which *switch*"; an "option" may be a setting), a command (a code span, a quoted
-`"Namespace: Name"`, a shell line). A sentence that mentions "a custom keyboard shortcut" states no
-shortcut; one that says "press `Ctrl-k`" does. For such a target the answer
+(`-p`, `--single`: "which *flag*", "which *switch*"; an "option" may be a setting), a command (a
+code span, a quoted `"Namespace: Name"`, a shell line). A sentence that mentions "a custom keyboard
+shortcut" states no shortcut; one that says "press `Ctrl-k`" does. For such a target the answer
 type is the form, and only a value of that form counts — a stricter check than "some name or code
 span", and one that needs no vocabulary of the notes.
 
