@@ -37,9 +37,22 @@ def test_a_flag_is_a_dash_token_not_a_hyphenated_word(text: str, question: str, 
     assert formed_values(text, "flag", question) == flags
 
 
-def test_an_option_may_be_a_setting() -> None:
-    assert frame("Which option lists the files that sync should skip?").form is None
-    assert frame("Which curl option follows redirects?").form is None
+#: (text, question, the options it states): an option is a flag or a setting named in code
+OPTIONS: list[tuple[str, str, list[str]]] = [
+    ("Set `sync.ignore` to a list of patterns.", "Which option lists the files sync skips?", ["sync.ignore"]),
+    ("`-L`, `--location`: follow redirects", "Which curl option follows redirects?", ["-L", "--location"]),
+    ("3xx responses are redirects.", "Which curl option follows redirects?", []),  # a status class is no option
+    ("Follow any `3xx` redirects and dump the reply to `stdout`:", "Which curl option follows redirects?", []),
+    ("Set `readOnly` to true.", "Which option makes the space read-only?", ["readOnly"]),
+    ("Redirects are followed when you ask for it.", "Which curl option follows redirects?", []),
+    ("Run `curl -L https://example.test`", "Which curl option follows redirects?", ["-L"]),
+]
+
+
+@pytest.mark.parametrize(("text", "question", "options"), OPTIONS)
+def test_an_option_is_a_flag_or_a_setting_named_in_code(text: str, question: str, options: list[str]) -> None:
+    assert frame(question).form == "option"
+    assert formed_values(text, "option", question) == options
 
 
 #: (text, the commands it states)
