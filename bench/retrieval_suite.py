@@ -498,32 +498,52 @@ def _norm(s: str) -> str:
 
 #: the corpora with question/answer pairs, the file of each, and the key of its figures in a result
 ASK_PAIRS = {"dwarves": ("dwarves_ask.jsonl", "ask"), "silverbullet": ("silverbullet_ask.jsonl", "ask_silverbullet")}
+#: ``--ask-more``: further pairs, each marked with its own ``"split"``, and the title of their section: the
+#: tune-only ones were written after the rules of the pairs above were chosen, to widen what the rules are
+#: tuned on; the held-out check pairs (report) were written after the rules were final and never tuned on
+ASK_MORE: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "silverbullet": (
+        ("silverbullet_ask_more.jsonl", "ask_silverbullet_more", "further tune-only"),
+        ("silverbullet_ask_check.jsonl", "ask_silverbullet_check", "held-out check"),
+    ),
+    "tldr": (("tldr_ask.jsonl", "ask_tldr", "further tune-only"),),
+}
+#: every key of the further pairs' figures
+ASK_MORE_KEYS = [key for sets in ASK_MORE.values() for _, key, _ in sets]
 
 
-def run_ask(engine: Any, pairs_file: str = "dwarves_ask.jsonl") -> dict[str, Any]:
-    """``ask --verify`` on each pair. A pair without answers is not answerable from the corpus: any
-    answer released for it is wrong, and abstaining is right."""
+def run_ask(
+    engine: Any, pairs_file: str = "dwarves_ask.jsonl", halves: tuple[str, ...] = ("tune", "report")
+) -> dict[str, Any]:
+    """``ask --verify`` on each pair of the given halves. A pair without answers is not answerable from the
+    corpus: any answer released for it is wrong, and abstaining is right."""
     from gno.errors import GnoError
 
     pairs = [json.loads(x) for x in (QUERIES / pairs_file).read_text(encoding="utf-8").splitlines() if x]
     rows = []
-    for p in pairs:
+    for p in [p for p in pairs if _ask_half(p) in halves]:
         try:
             r = engine.ask(p["question"], verify=True)
             status, answer = r.answer_status, r.answer or ""
+            reason = r.abstention_reason or ""
         except GnoError as err:
-            status, answer = "error", err.message
+            status, answer, reason = "error", err.message, str(err.code)
         released = status == "verified"
         ok = released and any(re.search(rf"(?<!\w){re.escape(_norm(a))}(?!\w)", _norm(answer)) for a in p["answers"])
         key = "abstained" if not released else "released_correct" if ok else "released_wrong"
-        rows.append({"id": p["id"], "status": status, "verdict": key, "answer": answer[:200],
-                     "answerable": bool(p["answers"])})
-    return {**_ask_counts(rows), "halves": {h: _ask_counts([r for r in rows if _ask_half(r["id"]) == h])
-                                            for h in ("tune", "report")}, "rows": rows}
+        rows.append({"id": p["id"], "half": _ask_half(p), "status": status, "verdict": key, "answer": answer[:200],
+                     "reason": reason, "answerable": bool(p["answers"])})
+    return {**_ask_counts(rows), "halves": {h: _ask_counts([r for r in rows if r["half"] == h])
+                                            for h in ("tune", "report") if any(r["half"] == h for r in rows)},
+            "rows": rows}
 
 
-def _ask_half(pair_id: str) -> str:
-    """Odd-numbered pairs tune, even-numbered report (as the judged queries)."""
+def _ask_half(pair: dict[str, Any] | str) -> str:
+    """A pair's own ``split`` if it has one; otherwise odd-numbered ids tune, even-numbered report (as the
+    judged queries)."""
+    if isinstance(pair, dict) and pair.get("split"):
+        return str(pair["split"])
+    pair_id = pair["id"] if isinstance(pair, dict) else pair
     return "tune" if int(re.sub(r"\D", "", pair_id) or 0) % 2 else "report"
 
 
@@ -685,26 +705,33 @@ def write_markdown(results: dict[str, Any], path: Path, command: str, runs_note:
     for cname, (_, key) in ASK_PAIRS.items():
         if key in results:
             lines += ask_lines(cname, results[key])
+    for cname, sets in ASK_MORE.items():
+        for _, key, label in sets:
+            if key in results:
+                lines += ask_lines(cname, results[key], label)
     if tail:
         lines += ["", tail]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 #: how a report names each corpus's question/answer pairs (read back by bench/suite_markdown.py)
-ASK_TITLES = {"dwarves": "dwarves-brain", "silverbullet": "silverbullet-docs"}
+ASK_TITLES = {"dwarves": "dwarves-brain", "silverbullet": "silverbullet-docs", "tldr": "tldr-pages"}
 
 
-def ask_lines(cname: str, a: dict[str, Any]) -> list[str]:
-    """The report's section for one corpus's ``ask --verify`` figures."""
+def ask_lines(cname: str, a: dict[str, Any], label: str = "") -> list[str]:
+    """The report's section for one corpus's ``ask --verify`` figures (`label`: which further pairs)."""
+    more = bool(label)
     unanswerable = a["pairs"] - a.get("answerable", a["pairs"])
-    title = f"## ask --verify on {a['pairs']} {ASK_TITLES[cname]} question/answer pairs"
+    further = f"{label} " if label else ""
+    title = f"## ask --verify on {a['pairs']} {further}{ASK_TITLES[cname]} question/answer pairs"
     out = ["", title + (f" ({unanswerable} not answerable from it)" if unanswerable else ""), ""]
     share = f"; correct = {a['correct_share_of_answerable']:.1%} of {a['answerable']} answerable"
     share = share if unanswerable else ""
     out.append(f"released-correct {a['released_correct']}, released-wrong {a['released_wrong']}, "
                f"abstained {a['abstained']} (wrong = {a['wrong_share_of_released']:.1%} of released{share}).")
     for half, h in a.get("halves", {}).items():
-        out.append(f"- {half} half ({'odd' if half == 'tune' else 'even'} ids): released-correct "
+        ids = "all ids" if more else "odd ids" if half == "tune" else "even ids"
+        out.append(f"- {half} half ({ids}): released-correct "
                    f"{h['released_correct']}, released-wrong {h['released_wrong']}, abstained {h['abstained']}.")
     return out
 
@@ -731,7 +758,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tldr-skip", type=int, default=0,
                     help="start the tldr sample this many pages in (e.g. 400: pages the default sample never asks)")
     ap.add_argument("--locomo-every", type=int, default=2, help="use every N-th LoCoMo question (speed)")
-    ap.add_argument("--ask", action="store_true", help="also run ask --verify on the dwarves QA pairs")
+    ap.add_argument("--ask", action="store_true", help="also run ask --verify on the QA pairs of the --split halves")
+    ap.add_argument("--ask-more", action="store_true",
+                    help="also run ask --verify on the further QA pairs of the --split halves (silverbullet "
+                    "tune-only and held-out check, tldr tune-only: --tldr-queries 0 and --modes '' ask them "
+                    "without ranking the known items)")  # fmt: skip
     ap.add_argument("--rescorer", default=None,
                     help="re-score a fast first stage with this model instead of MiniLM (bench only; its vectors "
                     "must be cached), e.g. --embedders wordllama --rescorer mpnet")  # fmt: skip
@@ -836,11 +867,16 @@ def main(argv: list[str] | None = None) -> int:
             **({"grades": {q.qid: q.grades for q in corpus.queries}} if cname == "silverbullet" else {}),
             "runs": runs,
         }
-        if cname in ASK_PAIRS and args.ask:
+        asked = [ASK_PAIRS[cname]] if cname in ASK_PAIRS and args.ask else []
+        asked += [(f, k) for f, k, _ in ASK_MORE.get(cname, ())] if args.ask_more else []
+        for pairs_file, ask_key in asked:
             set_embedder(engine, embedders[0] if embedders else "minilm")
-            pairs_file, ask_key = ASK_PAIRS[cname]
-            results[ask_key] = run_ask(engine, pairs_file)
-            log(f"  ask {cname}: {({k: v for k, v in results[ask_key].items() if k != 'rows'})}")
+            halves = ("tune", "report") if args.split in ("all", "both") else (args.split,)
+            answered = run_ask(engine, pairs_file, halves)
+            if not answered["pairs"]:
+                continue  # no pair of this file is in the --split halves
+            results[ask_key] = answered
+            log(f"  ask {pairs_file}: {({k: v for k, v in results[ask_key].items() if k != 'rows'})}")
         engine.close()
     return report(results, args, argv)
 
@@ -868,7 +904,7 @@ def merge_runs(files: list[Path]) -> dict[str, Any]:
         for cname, per in r.get("embed", {}).items():
             for emb, e in per.items():
                 out["embed"].setdefault(cname, {})[emb if not label else f"{emb} ({label})"] = e
-        for key in ("ask", "ask_lexical", *(k for _, k in ASK_PAIRS.values())):
+        for key in ("ask", "ask_lexical", *(k for _, k in ASK_PAIRS.values()), *ASK_MORE_KEYS):
             if key in r:
                 out[key] = r[key]
         out.setdefault("skipped", []).extend(r.get("skipped", []))
@@ -883,7 +919,7 @@ def report(results: dict[str, Any], args: argparse.Namespace, argv: list[str] | 
             print(line)
         for name, ok, fig in checks(results, split):
             print(f"  {'MET   ' if ok else 'MISSED'} {name}: {fig}")
-    for _, key in ASK_PAIRS.values():
+    for key in [k for _, k in ASK_PAIRS.values()] + ASK_MORE_KEYS:
         if key in results:
             print(key, {k: v for k, v in results[key].items() if k not in ("rows", "halves")})
     if args.write:

@@ -7,7 +7,9 @@ does not already contain, of the type the question asks for —
 
 * `number` / `quantity`: a number (digits or a number word) — for `how many <noun>` next to that
   noun (`3 kinds`, `four 1500-word sections`; "one mint account" does not count kinds); for
-  `how long/often/old` also the unit or frequency that goes with it (`twice a week`, `10 years`);
+  `how long/often/old` also the unit or frequency that goes with it (`twice a week`, `10 years`),
+  and only a sentence that names one states a value: a recurrence for `how often` (`every 20
+  seconds`, `daily`), a unit for `how long` (a bare `~2s` is neither);
 * `person` asked as `who <verb>ed …`: the doer of that deed (`developed by Facebook`,
   `Linus Torvalds developed`), not any name near the question's words;
 * "what does X mean": the word a definition gives for X (`the Italian word for tomato`);
@@ -85,6 +87,16 @@ EVALUATIVE = frozenset(
 UNITS = frozenset(
     stem(u) for u in "second minute hour day week month year millisecond byte kilobyte megabyte gigabyte character "
     "pixel percent".split()
+)
+#: "how often", "how long" (after a leading preposition too): the value is a frequency or a duration
+TIMED = re.compile(r"^\s*(?:\w+\s+)?how\s+(often|frequently|long)\b", re.I)
+_PERIOD = r"(?:second|minute|hour|day|week|month|year|ms|s|m|h|d)s?"
+#: how a recurrence is written: "every 20 seconds", "each day", "daily", "twice a week", "3 times per hour"
+RECURRENCE_RE = re.compile(
+    rf"\b(?:every|each)\s+(?:\d+(?:[.,]\d+)?(?:\s*[-–]\s*\d+)?\s*|few\s+|other\s+)?{_PERIOD}\b|"
+    r"\b(?:hourly|daily|nightly|weekly|monthly|yearly|annually)\b|"
+    rf"\b(?:once|twice|\d+\s+times?)\s+(?:a|an|per|each|every)\b|\bper\s+{_PERIOD}\b",
+    re.I,
 )
 CONTEXT_SHARE = 0.34  # a name in more than a third of the evidence passages is what the notes are about
 
@@ -234,6 +246,10 @@ def _apposed(text: str, fr: QuestionFrame) -> list[str]:
     return out
 
 
+def _unit_named(text: str) -> bool:
+    return any(stem(singular(t)) in UNITS for t in word_tokens(text.lower()))
+
+
 def _counts(text: str, fr: QuestionFrame) -> list[str]:
     """"How many replicas …" → "two streaming replicas": a number next to a word of the question —
     to the noun it counts when the question names one ("how many *kinds*": "3 kinds", not "one account")."""
@@ -284,6 +300,9 @@ def typed_values(text: str, fr: QuestionFrame, vocab: Vocabulary, *, reply: bool
     if kind == "quantity":
         words = [w for w in word_tokens(text.lower()) if w in NUMBER_WORDS and w not in fr.words]
         digits = [n for n in DIGITS_RE.findall(text) if n not in fr.words]
+        timed = TIMED.match(fr.text)
+        if timed and not (RECURRENCE_RE.search(text) if timed.group(1) != "long" else _unit_named(text)):
+            return []  # "how often": a recurrence ("every 20 seconds"), "how long": a unit; a bare number is neither
         if digits or words:
             words += [m.lower() for m in FREQUENCY_RE.findall(text) if m.lower() not in fr.words]
         return [*digits, *words, *RATE_RE.findall(text)]

@@ -3,10 +3,12 @@
 Some nouns a question asks for ("which *shortcut* …", "what *port* …", "which *environment variable*
 …") name things that are written in a recognisable form: a key chord (`Ctrl-k`, `Cmd-Shift-p`,
 `Alt-ArrowUp`), an upper-case identifier (`SB_INDEX_PAGE`), a file name with an extension
-(`spaces.json`), a path (`/space`), a port number. A sentence that mentions "a custom keyboard
-shortcut" states no shortcut; one that says "press `Ctrl-k`" does. For such a target the answer
-type is the form, and only a value of that form counts — a stricter check than "some name or code
-span", and one that needs no vocabulary of the notes.
+(`spaces.json`), a path or endpoint (`/space`, `/.runtime/lua`), a port number, a command-line flag
+(`-p`, `--single`: "which *flag*", "which *switch*"), an option (a flag or a setting named in code:
+`sync.ignore`), a command (a code span, a quoted `"Namespace: Name"`, a shell line). A sentence that
+mentions "a custom keyboard shortcut" states no shortcut; one that says "press `Ctrl-k`" does. For
+such a target the answer type is the form, and only a value of that form counts — a stricter check
+than "some name or code span", and one that needs no vocabulary of the notes.
 
 Values a sentence gives as an example of something else (`e.g. SB_PORT=1234`, "for example …")
 are not stated as the answer: `examples_removed` drops them before any value is read.
@@ -31,6 +33,13 @@ ENV_RE = re.compile(r"(?<![\w$])([A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z]{3,}[0-9]*)(?![\
 FILE_RE = re.compile(r"(?<![\w/.-])([\w.-]*\w\.(?:[a-z][a-z0-9]{0,5}))(?![\w/])")
 PATH_RE = re.compile(r"(?<![\w])((?:\.{0,2}/|~/)[\w.-]+(?:/[\w.-]*)*|[\w.-]+/(?:[\w.-]+/?)*)(?![\w])")
 NUMBER_RE = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)*)(?![\w])")
+#: a command-line flag: `-p`, `--single`, tldr's `{{[-F|--fixed-strings]}}`; never a hyphenated word
+FLAG_RE = re.compile(r"(?:^|(?<=[\s`\[|{(,=]))(--?[A-Za-z][\w-]*\w|-[A-Za-z])(?![\w-])")
+#: a command as docs write it: a code span, a quoted name ("System: Reload"), or a line that is a shell
+#: command (`./silverbullet upgrade`, `sb logs -f`: a lower-case program and its arguments, no prose)
+CODE_SPAN_RE = re.compile(r"`([^`\n]{2,120})`|[\"“]([A-Z][\w ]*:[^\"”\n]{1,80})[\"”]")
+SHELL_LINE_RE = re.compile(r"^(?:\$\s+)?((?:\./|~/|/)?[a-z][\w.-]*(?:\s+[^\s.,;]*[-\w./{}<>\[\]|\"'=:@~]+)+)\s*$")
+SETTING_KEY_RE = re.compile(r"[A-Za-z_]\w*(?:[._-]\w+)+|[a-z]+(?:[A-Z][a-z0-9]*)+")
 PORT_RE = re.compile(r"(?:(?<=:)|(?<=port )|(?<![\w.:]))(\d{2,5})(?![\w.])")
 COLOURS = frozenset(
     "red green blue yellow orange purple violet pink black white grey gray brown cyan magenta teal".split()
@@ -47,8 +56,12 @@ FORM_OF = {
     **dict.fromkeys(("shortcut", "hotkey", "keybind", "keystrok", "chord", "combination"), "key"),
     **dict.fromkeys(("variabl", "env"), "env"),
     **dict.fromkeys(("file", "filenam"), "file"),
-    **dict.fromkeys(("folder", "directory", "dir", "path"), "path"),
+    **dict.fromkeys(("folder", "directory", "dir", "path", "endpoint", "url", "route"), "path"),
     "port": "port",
+    **dict.fromkeys(("flag", "switch"), "flag"),
+    # an "option" is a flag on a command line or a named setting (`sync.ignore`, `readOnly`)
+    "option": "option",
+    "command": "command",
     **dict.fromkeys(("color", "colour"), "colour"),
 }
 
@@ -84,6 +97,19 @@ def formed_values(text: str, form: str, question: str) -> list[str]:
         found = [m.group(1) for m in FILE_RE.finditer(body) if not re.fullmatch(r"[\d.]+|e\.g|i\.e", m.group(1))]
     elif form == "path":
         found = [m.group(1) for m in PATH_RE.finditer(body) if re.search(r"[a-z]", m.group(1), re.I)]
+    elif form == "flag":
+        found = [m.group(1) for m in FLAG_RE.finditer(body)]
+        # a flag the question writes restates it; `-l` inside its "command-line" is none (whole tokens only)
+        return [v for v in found if not re.search(rf"(?<![\w-]){re.escape(v.lower())}(?![\w-])", asked)]
+    elif form == "option":
+        found = formed_values(text, "flag", question)
+        # a setting is named in code as a compound key (`sync.ignore`, `read_only`, `readOnly`); a plain
+        # word in a code span (`stdout`, `3xx`) names a stream or a value, not a setting
+        found += [v for v in re.findall(r"`([A-Za-z_][\w.-]*)`", body) if SETTING_KEY_RE.fullmatch(v)]
+    elif form == "command":
+        found = [m.group(1) or m.group(2) for m in CODE_SPAN_RE.finditer(body)]
+        # a shell line writes a path, a flag or a placeholder somewhere: "and then run it" is prose
+        found += [m.group(1) for m in SHELL_LINE_RE.finditer(body.strip()) if re.search(r"[-./{}<>=@~|]", m.group(1))]
     elif form == "port":
         found = [m.group(1) for m in PORT_RE.finditer(body) if 1 <= int(m.group(1)) <= 65535]
     elif form == "colour":
