@@ -86,6 +86,18 @@ class KB:
 MakeKB = Callable[..., KB]
 
 
+def assert_asked(
+    make_kb: MakeKB, notes: dict[str, str], question: str, holds: tuple[str, ...], never: tuple[str, ...] = ()
+) -> None:
+    """`ask --verify` over `notes`: released holding every one of `holds` (and none of `never`), or,
+    when nothing is to be held, abstained."""
+    r = make_kb(notes).engine.ask(question, verify=True)
+    assert r.answer_status == ("verified" if holds else "abstained"), r.dump()
+    if holds:
+        assert r.answer is not None and all(h in r.answer for h in holds), r.dump()
+        assert not any(n in r.answer for n in never), r.dump()
+
+
 FIXED_NOW = "2024-01-02T03:04:05.000Z"
 
 
