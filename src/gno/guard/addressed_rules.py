@@ -22,7 +22,7 @@ from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from gno.guard.phrases import Phrase, alts, phrase, phrase_hits, quoted_mention
+from gno.guard.phrases import Phrase, alts, phrase, phrase_hits, phrase_matches
 from gno.guard.text_views import TextViews
 
 _ROLE = r"(?:system|assistant|developer|admin|administrator|sys|operator)"
@@ -248,11 +248,7 @@ def _followed_hits(rules: tuple[_Followed, ...], text: str, allow_mentions: bool
     and looked up by position, so a text full of openings costs no more than one pass per pattern."""
     starts: dict[re.Pattern[str], list[int]] = {}
     for rule in rules:
-        if not rule.head.possible(text):
-            continue
-        for match in rule.head.pattern.finditer(text):
-            if allow_mentions and quoted_mention(text, match.start(), match.end()):
-                continue
+        for match in phrase_matches(rule.head, text, allow_mentions):
             if rule.then not in starts:
                 starts[rule.then] = [m.start() for m in rule.then.finditer(text)]
             positions = starts[rule.then]

@@ -58,11 +58,17 @@ def quoted_mention(text: str, start: int, end: int) -> bool:
     return False
 
 
+def phrase_matches(rule: Phrase, text: str, allow_mentions: bool) -> Iterator[re.Match[str]]:
+    """The rule's matches in ``text`` (none unless its needles are present), mentions skipped if allowed."""
+    if not rule.possible(text):
+        return
+    for match in rule.pattern.finditer(text):
+        if allow_mentions and quoted_mention(text, match.start(), match.end()):
+            continue
+        yield match
+
+
 def phrase_hits(phrases: tuple[Phrase, ...], text: str, allow_mentions: bool) -> Iterator[str]:
     for rule in phrases:
-        if not rule.possible(text):
-            continue
-        for match in rule.pattern.finditer(text):
-            if allow_mentions and quoted_mention(text, match.start(), match.end()):
-                continue
+        for match in phrase_matches(rule, text, allow_mentions):
             yield match.group().strip()

@@ -94,7 +94,7 @@ def keyword_for(token: str) -> str | None:
     if token[0] in "@$" or not word.isalpha() or len(word) < _MIN_LETTERS - 1:
         return None
     index = _index()
-    if word in index and word in KEYWORDS:
+    if word in KEYWORDS:
         return word if word != token else None
     if word in _REAL_NEIGHBOURS or (word[:2] not in _ENDS[0] and word[-2:] not in _ENDS[1]):
         return None
