@@ -8,9 +8,9 @@ BM25's #1 that holds the only exact match of a rare word stays within the top 3.
 from __future__ import annotations
 
 from gno.engine import Engine
-from gno.retrieve.fusion import calibrated_scores
+from gno.retrieve.fusion import calibrated_scores, margin_scaled
 from gno.retrieve.grammar import parse_query
-from gno.retrieve.hybrid import DEFAULT_TRUST, GRAPH_SEEDS, QueryOptions, Stage
+from gno.retrieve.hybrid import DEFAULT_TRUST, GRAPH_SEEDS, QueryOptions
 from gno.store.fts import BM25Hit, DocFilter
 
 from .conftest import Build
@@ -81,17 +81,20 @@ def test_vector_first_that_stands_out_of_its_pool_stays_in_the_top_3(build: Buil
     ranked = [(d, 1.0 - k / 20) for k, d in enumerate(ids)]
     hits = [BM25Hit(ids[0], 9.0)]
 
-    def vector(scores: dict[int, float]) -> Stage:
-        return Stage("vector", ranked=sorted(scores, key=lambda d: -scores[d]), scores=scores)
+    def vector(scores: dict[int, float]) -> tuple[int, float]:
+        """The vector leg's #1 and the credit fusion gives it over this pool of cosines."""
+        top = max(scores, key=lambda d: scores[d])
+        ordered = sorted(scores.items(), key=lambda x: -x[1])
+        return top, margin_scaled(ordered, DEFAULT_TRUST.spread, DEFAULT_TRUST.floor)[top]
 
     # a cosine far above its pool's median (many deviations): kept at third, nothing lost or added
     pool = {d: 0.30 + 0.01 * (k % 3) for k, d in enumerate(ids) if d != target}
-    st, out = hr._rare_guard(pq, DocFilter(), hits, ranked, vector({**pool, target: 0.80}), DEFAULT_TRUST)
+    st, out = hr._rare_guard(pq, DocFilter(), hits, ranked, vector({**pool, target: 0.80}))
     assert [d for d, _ in out].index(target) == 2 and st.reason is not None and "vector #1" in st.reason
     assert sorted(d for d, _ in out) == sorted(d for d, _ in ranked)
     # a #1 barely above its pool earns no such place: the ranking is left alone
     flat = {d: 0.50 - 0.01 * k for k, d in enumerate([target] + [d for d in ids if d != target])}
-    st, out = hr._rare_guard(pq, DocFilter(), hits, ranked, vector(flat), DEFAULT_TRUST)
+    st, out = hr._rare_guard(pq, DocFilter(), hits, ranked, vector(flat))
     assert out == ranked and "vector #1" not in (st.reason or "")
 
 

@@ -348,11 +348,11 @@ class HybridRetriever:
         f: DocFilter,
         hits: list[BM25Hit],
         ranked: Ranked,
-        vec: Stage | None = None,
-        trust: LegTrust = DEFAULT_TRUST,
+        vector_top: tuple[int, float] | None = None,
     ) -> tuple[Stage, Ranked]:
         """BM25's #1 that holds a rare query word (in <= RARE_DF documents) stays in the top RARE_TOP, and
-        so does the vector leg's (`vec`) #1 whose credit under `trust` reaches VECTOR_GUARD."""
+        so does the vector leg's #1 (`vector_top`: it and its fusion credit) when its credit reaches
+        VECTOR_GUARD."""
         st = Stage("guard")
         t = time.perf_counter()
         if not hits or not ranked:
@@ -379,9 +379,8 @@ class HybridRetriever:
             else:
                 st.reason = f"BM25 #1 holds the rare word {rare!r}"
                 ranked = _keep_near_top(ranked, top)
-        if vec is not None and vec.ranked and vec.status == "active":
-            vtop = vec.ranked[0]
-            credit = margin_scaled([(d, vec.scores[d]) for d in vec.ranked], trust.spread, trust.floor).get(vtop, 0.0)
+        if vector_top is not None:
+            vtop, credit = vector_top
             vpos = next((i for i, (d, _) in enumerate(ranked) if d == vtop), None)
             if credit >= VECTOR_GUARD and (vpos is None or vpos >= RARE_TOP):
                 ranked = _keep_near_top(ranked, vtop)
@@ -410,9 +409,10 @@ class HybridRetriever:
         if ranking is not None:
             trust = trust_for(ranking.model_id)
         w_vec = trust.weight if vec_st.status == "active" and vec_st.ranked else 0.0
+        vec_credit = margin_scaled([(d, vec_st.scores[d]) for d in vec_st.ranked], trust.spread, trust.floor)
         legs: list[tuple[dict[int, float], float]] = [
             (scaled_to_best([(h.doc_id, h.raw) for h in hits]), 1.0 - w_vec),
-            (margin_scaled([(d, vec_st.scores[d]) for d in vec_st.ranked], trust.spread, trust.floor), w_vec),
+            (vec_credit, w_vec),
         ]
         if opts.depth == "thorough" and bm25_st.ranked:
             prf = self._feedback(pq, f, [d for d, _ in _order(weighted_sum(legs))[:3]], pool)
@@ -450,7 +450,8 @@ class HybridRetriever:
             why = "--fast" if opts.depth == "fast" else "lexical only" if opts.lexical_only else "no candidates"
             stages.append(Stage("rescore", "skipped", reason=why))
         if vec_st.status == "active" and w_vec and ranked:
-            gs, ranked = self._rare_guard(pq, f, hits, ranked, vec_st, trust)
+            vtop = vec_st.ranked[0]
+            gs, ranked = self._rare_guard(pq, f, hits, ranked, (vtop, vec_credit.get(vtop, 0.0)))
             stages.append(gs)
         else:
             stages.append(Stage("guard", "skipped", reason="BM25 alone already ranks"))
