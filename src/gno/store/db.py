@@ -118,6 +118,15 @@ MIGRATIONS: list[tuple[int, str]] = [
         COMMIT;
         """,
     ),
+    (
+        6,
+        """
+        -- the full-text title column also holds a note's front-matter aliases and summary
+        -- (gno.store.fts_title); the Python step after this script rewrites it for the documents
+        -- an older index already holds. No table changes.
+        SELECT 1;
+        """,
+    ),
 ]
 
 
@@ -214,6 +223,8 @@ class Store:
                 self.set_meta("schema_version", str(version))
                 if version == 5:
                     self._segment_stored(conn)
+                elif version == 6:
+                    self._retitle_stored(conn)
 
     def _segment_stored(self, conn: sqlite3.Connection) -> None:
         """Migration 5's data step: segment the long notes an older index already holds."""
@@ -222,6 +233,18 @@ class Store:
         conn.execute("BEGIN IMMEDIATE")
         try:
             segments.backfill(conn)
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def _retitle_stored(self, conn: sqlite3.Connection) -> None:
+        """Migration 6's data step: front-matter aliases and summaries into the title column."""
+        from gno.store import fts_title  # only when migrating
+
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            fts_title.backfill(conn)
         except BaseException:
             conn.execute("ROLLBACK")
             raise

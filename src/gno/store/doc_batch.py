@@ -17,6 +17,7 @@ from typing import Any
 
 from gno.store import segments
 from gno.store.documents import snapshot, trim_journal
+from gno.store.fts_title import title_field
 
 _DOC_INSERT = (
     "INSERT INTO documents(id, collection, rel_path, source_hash, source_size, source_mtime_ns, docid, uri, "
@@ -166,7 +167,7 @@ class DocBatch:
             for table in _REPLACED:
                 self.conn.execute(f"DELETE FROM {table} WHERE doc_id=?", (doc_id,))
         rows["content"].append((w.mirror_hash, w.canonical))
-        rows["fts"].append((doc_id, w.rel_path.replace("/", " / "), w.title, w.body))
+        rows["fts"].append((doc_id, w.rel_path.replace("/", " / "), title_field(w.title, w.frontmatter), w.body))
         rows["tags"].extend((doc_id, t, s) for t, s in w.tags)
         rows["links"].extend((doc_id, *link) for link in w.links)
         rows["edges"].extend((doc_id, e, t) for e, t in w.edges)
