@@ -1,6 +1,8 @@
 """Rung 1 of the retrieval ladder: exact (BM25) search with cited spans.
 
-Conjunctive first: documents that contain every content word of the query (`match: all`). A
+Conjunctive first: documents that contain every content word of the query (`match: all`), in one
+section when the note has headings (a long reference page holds most words of any question
+somewhere, each in another section: `gno.store.sections`). A
 question typed in words ("how do I embed a file") rarely has all its words in one note, so when
 fewer than the limit match all of them, the rest is filled with documents matching any content word
 (only function words dropped, `match: partial`), ranked after every full match. Quoted phrases, `-negations`
@@ -168,6 +170,32 @@ def check_query(query: str, limit: int, min_score: float) -> None:
 PARTIAL_CEILING = 0.9
 
 
+#: pages of full-match candidates checked section by section at most; past them, the rest of the
+#: page is filled by the partial pass (where notes not checked compete on their BM25 score)
+FOCUS_PAGES = 5
+
+
+def _focused_hits(store: Store, cq: ParsedQuery, f: DocFilter, limit: int, query: str) -> list[BM25Hit]:
+    """The full matches of a query of several words: the notes that hold every word in one section
+    (`gno.store.sections`), in BM25 order. Candidates are checked a page at a time, so a question
+    reads a page or two of notes, never every note that contains its words."""
+    from gno.store.sections import focused  # only for a query of several words
+
+    expr = compile_fts(cq, raw=query)
+    kept: list[BM25Hit] = []
+    fetched = 0
+    for _ in range(FOCUS_PAGES):
+        want = fetched + limit
+        hits = run_bm25(store, cq, f, want, raw=query)
+        fresh = hits[fetched:]
+        ok = focused(store, [h.doc_id for h in fresh], expr)
+        kept += [h for h in fresh if h.doc_id in ok]
+        fetched = len(hits)
+        if len(kept) >= limit or len(hits) < want:
+            break
+    return kept[:limit]
+
+
 def search_page(store: Store, query: str, f: DocFilter, opts: SearchOptions) -> SearchPage:
     t0 = time.perf_counter()
     pq = parse_query(query)
@@ -176,7 +204,10 @@ def search_page(store: Store, query: str, f: DocFilter, opts: SearchOptions) -> 
     # "done") are content in some note, and BM25's IDF weighs them
     aq = content_query(pq, FUNCTION_WORDS)
     limit = max(opts.limit, 1)
-    hits = run_bm25(store, aq if opts.any_term else cq, f, limit, any_term=opts.any_term, raw=query)
+    if opts.any_term or len(cq.positives) < 2:
+        hits = run_bm25(store, aq if opts.any_term else cq, f, limit, any_term=opts.any_term, raw=query)
+    else:
+        hits = _focused_hits(store, cq, f, limit, query)
     top = hits[0].raw if hits and hits[0].raw > 0 else 1.0
     scored = [(h.doc_id, max(0.0, min(1.0, h.raw / top))) for h in hits]
     total = len(hits)
@@ -184,6 +215,7 @@ def search_page(store: Store, query: str, f: DocFilter, opts: SearchOptions) -> 
         total = count_matches(store, compile_fts(aq if opts.any_term else cq, any_term=opts.any_term), f)
     partial: set[int] = set()
     if len(hits) < limit and not opts.any_term and len(cq.positives) > 1:
+        # a note holding every word only across its sections comes back here, ranked with the partial matches
         seen = {h.doc_id for h in hits}
         more = [h for h in run_bm25(store, aq, f, limit + len(hits), any_term=True, raw=query) if h.doc_id not in seen]
         more = more[: limit - len(hits)]

@@ -221,30 +221,19 @@ class Store:
             if version > current:
                 conn.executescript(sql)
                 self.set_meta("schema_version", str(version))
-                if version == 5:
-                    self._segment_stored(conn)
-                elif version == 6:
-                    self._retitle_stored(conn)
+                if version in (5, 6):
+                    self._data_step(conn, version)
 
-    def _segment_stored(self, conn: sqlite3.Connection) -> None:
-        """Migration 5's data step: segment the long notes an older index already holds."""
-        from gno.store import segments  # imports this module: only when migrating
+    def _data_step(self, conn: sqlite3.Connection, version: int) -> None:
+        """A migration's Python step over what an older index already holds, in one transaction:
+        5 segments its long notes, 6 writes front-matter aliases and summaries into the title column."""
+        # these import this module: only when migrating
+        from gno.store import fts_title, segments
 
+        step = segments.backfill if version == 5 else fts_title.backfill
         conn.execute("BEGIN IMMEDIATE")
         try:
-            segments.backfill(conn)
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
-
-    def _retitle_stored(self, conn: sqlite3.Connection) -> None:
-        """Migration 6's data step: front-matter aliases and summaries into the title column."""
-        from gno.store import fts_title  # only when migrating
-
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            fts_title.backfill(conn)
+            step(conn)
         except BaseException:
             conn.execute("ROLLBACK")
             raise
