@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-TYPE_CHECKING = False  # not typing's: ingestion imports this module on every update
+TYPE_CHECKING = False  # not typing's: a cold `gno search` on an older index imports this module to migrate it
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
