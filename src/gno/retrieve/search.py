@@ -177,21 +177,18 @@ FOCUS_PAGES = 5
 
 def _focused_hits(store: Store, cq: ParsedQuery, f: DocFilter, limit: int, query: str) -> list[BM25Hit]:
     """The full matches of a query of several words: the notes that hold every word in one section
-    (`gno.store.sections`), in BM25 order. Candidates are checked a page at a time, so a question
-    reads a page or two of notes, never every note that contains its words."""
+    (`gno.store.sections`), in BM25 order. The candidates are ranked once and checked a page at a
+    time, so a question reads a page or two of notes, never every note that contains its words."""
     from gno.store.sections import focused  # only for a query of several words
 
     expr = compile_fts(cq, raw=query)
+    hits = run_bm25(store, cq, f, limit * FOCUS_PAGES, raw=query)
     kept: list[BM25Hit] = []
-    fetched = 0
-    for _ in range(FOCUS_PAGES):
-        want = fetched + limit
-        hits = run_bm25(store, cq, f, want, raw=query)
-        fresh = hits[fetched:]
-        ok = focused(store, [h.doc_id for h in fresh], expr)
-        kept += [h for h in fresh if h.doc_id in ok]
-        fetched = len(hits)
-        if len(kept) >= limit or len(hits) < want:
+    for at in range(0, len(hits), limit):
+        page = hits[at : at + limit]
+        ok = focused(store, [h.doc_id for h in page], expr)
+        kept += [h for h in page if h.doc_id in ok]
+        if len(kept) >= limit:
             break
     return kept[:limit]
 
