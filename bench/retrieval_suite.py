@@ -522,6 +522,7 @@ def run_ask(
     pairs = [json.loads(x) for x in (QUERIES / pairs_file).read_text(encoding="utf-8").splitlines() if x]
     rows = []
     for p in [p for p in pairs if _ask_half(p) in halves]:
+        t0 = time.perf_counter()
         try:
             r = engine.ask(p["question"], verify=True)
             status, answer = r.answer_status, r.answer or ""
@@ -532,8 +533,10 @@ def run_ask(
         ok = released and any(re.search(rf"(?<!\w){re.escape(_norm(a))}(?!\w)", _norm(answer)) for a in p["answers"])
         key = "abstained" if not released else "released_correct" if ok else "released_wrong"
         rows.append({"id": p["id"], "half": _ask_half(p), "status": status, "verdict": key, "answer": answer[:200],
-                     "reason": reason, "answerable": bool(p["answers"])})
-    return {**_ask_counts(rows), "halves": {h: _ask_counts([r for r in rows if r["half"] == h])
+                     "reason": reason, "answerable": bool(p["answers"]), "ms": (time.perf_counter() - t0) * 1000})
+    ms = sorted(r["ms"] for r in rows)
+    timing = {"ms_p50": round(ms[len(ms) // 2], 1), "ms_p95": round(ms[int(0.95 * len(ms))], 1)} if ms else {}
+    return {**_ask_counts(rows), **timing, "halves": {h: _ask_counts([r for r in rows if r["half"] == h])
                                             for h in ("tune", "report") if any(r["half"] == h for r in rows)},
             "rows": rows}
 

@@ -72,6 +72,7 @@ class Draft:
     answer: str
     frame: QuestionFrame
     best: Candidate | None
+    candidates: list[Candidate] = field(default_factory=list)  # every anchor, best word score first
 
 
 def scope_of(ev: CapsuleEvidence) -> str:
@@ -205,4 +206,4 @@ def draft(question: str, cap: Capsule, vocab: Vocabulary | None = None) -> Draft
         )
     )
     best = full[0] if full else cands[0]
-    return Draft(best.cited(), fr, best)
+    return Draft(best.cited(), fr, best, cands)
