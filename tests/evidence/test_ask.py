@@ -217,19 +217,7 @@ def draft(kb: KB, question: str) -> tuple[Capsule, str, list[Any], list[str], li
     """What `ask` holds before verification: the Capsule, the extractive answer, its claims."""
     cap = capsule_for(kb, question)
     answer, facets = ask_mod.extractive_answer(question, cap)
-    claims = segment(answer, cap.capsule_id)
-    by_id = {e.evidence_id: e for e in cap.evidence}
-    cites = sorted({c for cl in claims for c in cl.citations})
-    citations = [
-        AskCitation(
-            evidence_id=i,
-            docid=by_id[i].docid,
-            uri=by_id[i].uri,
-            start_line=by_id[i].start_line,
-            end_line=by_id[i].end_line,
-        )
-        for i in cites
-    ]
+    claims, citations = ask_mod._cited(answer, cap)
     return cap, answer, claims, facets, citations
 
 
