@@ -500,13 +500,21 @@ def _norm(s: str) -> str:
 ASK_PAIRS = {"dwarves": ("dwarves_ask.jsonl", "ask"), "silverbullet": ("silverbullet_ask.jsonl", "ask_silverbullet")}
 #: ``--ask-more``: further pairs, each marked with its own ``"split"``, and the title of their section: the
 #: tune-only ones were written after the rules of the pairs above were chosen, to widen what the rules are
-#: tuned on; the held-out check pairs (report) were written after the rules were final and never tuned on
+#: tuned on; the held-out check pairs (report) were written after the rules were final and never tuned on;
+#: the probe pairs (report) and the near-miss pairs (tune-only) were written by helpers who never ran `ask`;
+#: half the probe and most near-miss pairs ask for a value the docs never state, beside a sentence stating a
+#: value of the same kind for a sibling thing (any released answer to them is wrong)
 ASK_MORE: dict[str, tuple[tuple[str, str, str], ...]] = {
     "silverbullet": (
         ("silverbullet_ask_more.jsonl", "ask_silverbullet_more", "further tune-only"),
         ("silverbullet_ask_check.jsonl", "ask_silverbullet_check", "held-out check"),
+        ("silverbullet_ask_probe.jsonl", "ask_silverbullet_probe", "held-out probe"),
+        ("silverbullet_ask_nearmiss.jsonl", "ask_silverbullet_nearmiss", "near-miss tune-only"),
     ),
-    "tldr": (("tldr_ask.jsonl", "ask_tldr", "further tune-only"),),
+    "tldr": (
+        ("tldr_ask.jsonl", "ask_tldr", "further tune-only"),
+        ("tldr_ask_nearmiss.jsonl", "ask_tldr_nearmiss", "near-miss tune-only"),
+    ),
 }
 #: every key of the further pairs' figures
 ASK_MORE_KEYS = [key for sets in ASK_MORE.values() for _, key, _ in sets]
@@ -764,7 +772,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ask", action="store_true", help="also run ask --verify on the QA pairs of the --split halves")
     ap.add_argument("--ask-more", action="store_true",
                     help="also run ask --verify on the further QA pairs of the --split halves (silverbullet "
-                    "tune-only and held-out check, tldr tune-only: --tldr-queries 0 and --modes '' ask them "
+                    "tune-only, near-miss tune-only, held-out check and probe; tldr tune-only and near-miss "
+                    "tune-only: --tldr-queries 0 and --modes '' ask them "
                     "without ranking the known items)")  # fmt: skip
     ap.add_argument("--rescorer", default=None,
                     help="re-score a fast first stage with this model instead of MiniLM (bench only; its vectors "

@@ -2,8 +2,7 @@
 
 Every test runs in the isolated gno home of the root conftest (GNO_CONFIG/DATA/CACHE_DIR point
 into tmp_path). `make_kb(files)` writes a hand-made collection, configures `models.embed:
-fake:64` (no real model embeds the notes; the tests run lexically unless `embed=True`, though a
-verified `ask` reads its candidate sentences with MiniLM: test_ask_meaning) and syncs it.
+fake:64` (never a real model; the tests run lexically unless `embed=True`) and syncs it.
 
 Surfaces:
 - `cli(*args)`: `gno …` in-process through click's runner on `gno.cli.main.cli`;

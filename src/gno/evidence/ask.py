@@ -5,9 +5,8 @@ No instruction-following model ships on PyPI, so the default answerer is extract
 (`extract`): it quotes the passage sentences that state the question and a value of the type it
 asks for, each cited as `[evidence:<id>]`. An OpenAI-compatible `/v1/chat/completions` endpoint
 (`models.gen` in the config) may generate instead; its answer goes through the same verifier.
-The answer is released only when every claim is supported, the claims cover the question (in its
-words, or, when a manual words it otherwise, in meaning: `meaning`), and the confidence rules
-(`confidence`) find that they answer it — a value of the asked type, no
+The answer is released only when every claim is supported, the claims cover the question, and
+the confidence rules (`confidence`) find that they answer it — a value of the asked type, no
 rival passage with another value, no set question answered from one note; otherwise gno
 abstains and says why. Abstention is a normal, exit-0 result: a guess is worse than no answer.
 """
@@ -22,7 +21,6 @@ from gno.evidence.capsule import CapsuleRequest, CapsuleSource, build_capsule
 from gno.evidence.claims import Claim, judge, segment
 from gno.evidence.confidence import assess, focused, notes_vocabulary, question_coverage
 from gno.evidence.extract import draft
-from gno.evidence.meaning import SIMILARITY_FLOOR, WORD_REASONS, MeaningPick, minilm, pick
 from gno.evidence.question import frame
 from gno.evidence.verify import verify_capsule
 from gno.models import AskCitation, AskClaim, AskResult, AskVerification, Capsule, CapsuleEvidence, ContextHint
@@ -129,8 +127,7 @@ def ask(
     gen = getattr(models, "gen", None) or (models.model_extra or {}).get("gen")
     answerer = "extractive"
     vocab = notes_vocabulary(source.store, cap)
-    d = draft(question, cap, vocab)
-    answer, facets = d.answer, d.frame.facets
+    answer, facets = extractive_answer(question, cap, vocab)
     if gen and isinstance(gen, str) and gen.startswith(("http://", "https://")):
         check_egress(gen, cap.egress_lineage.effective_policy)
         answer, answerer = generated_answer(gen, question, cap), f"generator:{gen}"
@@ -149,14 +146,6 @@ def ask(
             capsule_id=cap.capsule_id,
         )
     result = _verified(source, question, answer, claims, cap, facets, citations, answerer, vocab)
-    if answerer == "extractive" and result.abstention_reason in WORD_REASONS:
-        emb = minilm(source.semantic)
-        chosen = pick(d.frame, d.candidates, cap, emb.embed_query, emb.embed_documents) if emb else None
-        if chosen is not None:
-            text = chosen.candidate.cited()
-            claims, citations = _cited(text, cap)
-            again = _verified(source, question, text, claims, cap, facets, citations, answerer, vocab, meaning=chosen)
-            result = again if again.answer_status == "verified" else result
     result.context = configured_hints(cap)
     return result
 
@@ -197,10 +186,7 @@ def _verified(
     citations: list[AskCitation],
     answerer: str,
     vocab: Vocabulary | None = None,
-    meaning: MeaningPick | None = None,
 ) -> AskResult:
-    """Verify an answer's claims and decide to release it. With `meaning`, the question's paraphrase
-    (`gno.evidence.meaning`) stands in for the word-coverage and focus tests; every other test holds."""
     by_id = {e.evidence_id: e for e in cap.evidence}
     fresh = {i.evidence_id: i.status for i in verify_capsule(source, cap).items}
     for eid in {c for cl in claims for c in cl.citations if c in by_id}:
@@ -238,9 +224,9 @@ def _verified(
         reason = "citation_hygiene_failed"
     elif counts["contradicted"]:
         reason = "contradiction_detected"
-    elif counts["supported"] < n or not qc.subject or (meaning is None and qc.ratio < QUESTION_COVERAGE):
+    elif counts["supported"] < n or qc.ratio < QUESTION_COVERAGE or not qc.subject:
         reason = "coverage_below_threshold"
-    elif meaning is None and not focused(fr, [(c.text, c.citations) for c in claims], by_id):
+    elif not focused(fr, [(c.text, c.citations) for c in claims], by_id):
         reason = "focus_not_addressed"
     else:
         vocab = vocab or notes_vocabulary(source.store, cap)
@@ -264,16 +250,6 @@ def _verified(
             "ratio": round(qc.ratio, 4),
             "threshold": QUESTION_COVERAGE,
             "answerType": fr.kind,
-            **(
-                {
-                    "matchedBy": "meaning",
-                    "similarity": round(meaning.similarity, 4),
-                    "similarityFloor": SIMILARITY_FLOOR,
-                    "margin": round(meaning.margin, 4),
-                }
-                if meaning
-                else {"matchedBy": "words"}
-            ),
         },
     )
     released = reason is None

@@ -72,7 +72,6 @@ class Draft:
     answer: str
     frame: QuestionFrame
     best: Candidate | None
-    candidates: list[Candidate] = field(default_factory=list)  # every anchor, best word score first
 
 
 def scope_of(ev: CapsuleEvidence) -> str:
@@ -206,4 +205,4 @@ def draft(question: str, cap: Capsule, vocab: Vocabulary | None = None) -> Draft
         )
     )
     best = full[0] if full else cands[0]
-    return Draft(best.cited(), fr, best, cands)
+    return Draft(best.cited(), fr, best)

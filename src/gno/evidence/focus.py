@@ -352,20 +352,3 @@ def addresses(focus: Focus, sentence: str, scope: str, *, relation: bool = False
         if not rest or not all(_parts(w, said) for w in rest):
             return False
     return True
-
-
-def scattered(focus: Focus, sentence: str, scope: str) -> bool:
-    """Some focus phrase of several words has them all in the sentence or its section, but never
-    together: "the command `Page: Open` … the colour palette" names a command and a palette, not the
-    command palette. A phrase whose words are simply absent may be paraphrased; one whose words are
-    present but apart is about something else."""
-    said = _stems(platforms_stated(sentence))
-    where = [_stems(line) for line in scope.split("\n") if line.strip()]
-    everything = said + [t for s in where for t in s]
-    for phrase in focus.phrases:
-        common = [w for w in phrase if w not in focus.names]
-        if len(common) < 2 or not all(_parts(w, everything) for w in common):
-            continue
-        if not (_window_of(common, said) or any(_window_of(common, s) for s in where)):
-            return True
-    return False
