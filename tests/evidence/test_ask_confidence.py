@@ -205,3 +205,33 @@ def test_answer_about_the_subject_is_released(make_kb: MakeKB) -> None:
     r = kb.engine.ask("Which HTTP ports can WebSocket work over?", verify=True)
     assert r.answer_status == "verified", r.dump()
     assert r.answer is not None and "443" in r.answer
+
+
+# -- tables ----------------------------------------------------------------------------------------
+
+
+def test_a_table_row_is_read_as_its_term_and_description() -> None:
+    from gno.evidence.extract import passage_sentences, table_row
+
+    assert table_row("| Option | Description |", "|---|---|") == ""  # the header names the columns
+    assert table_row("| :-- | --: |", "") == ""
+    assert table_row("| `-n` | Number of entries (default: 100) |", "") == "`-n`: Number of entries (default: 100)"
+    assert table_row("Not a row | at all", "") is None
+    text = "Flags:\n\n| Flag | Meaning |\n| --- | --- |\n| `-f` | Follow new entries |\n| `-q` | Quiet | Since 2.1 |\n"
+    assert passage_sentences(text) == ["Flags:", "`-f`: Follow new entries", "`-q`: Quiet; Since 2.1"]
+
+
+def test_a_flag_stated_only_in_an_option_table_is_released(make_kb: MakeKB) -> None:
+    kb = make_kb(
+        {
+            "CLI.md": (
+                "# CLI\n\n## logs\n\nShows the server's recent log entries.\n\n| Option | Description |\n|---|---|\n"
+                "| `-n, --lines <int>` | Number of entries (default: 100) |\n| `-f, --follow` | Keep printing new "
+                "entries |\n"
+            ),
+        }
+    )
+    r = kb.engine.ask("Which flag keeps printing new log entries?", verify=True)
+    assert r.answer_status == "verified", r.dump()
+    assert r.answer is not None and r.answer.startswith("`-f, --follow`: Keep printing new entries")
+    assert [c.uri for c in r.citations] == ["gno://kb/CLI.md"]

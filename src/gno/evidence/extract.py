@@ -84,14 +84,37 @@ def scope_of(ev: CapsuleEvidence) -> str:
 
 
 def passage_sentences(text: str) -> list[str]:
-    """A passage's sentences, split exactly as `segment` will split the answer into claims."""
+    """A passage's sentences, split exactly as `segment` will split the answer into claims; a table's
+    data row is one sentence (`table_row`): reference pages state defaults in option tables."""
     out: list[str] = []
-    for line in text.split("\n"):
+    lines = text.split("\n")
+    for k, line in enumerate(lines):
+        if (row := table_row(line, lines[k + 1] if k + 1 < len(lines) else "")) is not None:
+            out.extend([row] if row else [])
+            continue
         line = _MD_RE.sub("", line).strip()
         if not line or line.startswith(("```", "~~~", "|", "<")) or not IMAGE_RE.sub("", line).strip():
             continue  # an image alone states nothing, whatever words its file name holds
         out.extend(s.strip() for s in split_sentences(line) if s.strip())
     return out
+
+
+_RULE_RE = re.compile(r"^\s*\|?(?:\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*$")
+
+
+def table_row(line: str, following: str) -> str | None:
+    """A markdown table's data row read as a definition (`-n, --lines <int>`: Number of entries (default:
+    100)): its first cell is the term the others describe. "" for a header or rule row; None when the
+    line is no table row."""
+    if not line.lstrip().startswith("|"):
+        return None
+    if _RULE_RE.match(line) or _RULE_RE.match(following):
+        return ""
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    cells = [c for c in cells if c]
+    if len(cells) < 2:
+        return ""
+    return f"{cells[0]}: {'; '.join(cells[1:])}"
 
 
 def asked_before(ev: CapsuleEvidence, cap: Capsule) -> tuple[str, str] | None:
