@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from gno.guard.gitleaks import gitleaks_candidates, is_generic
+from gno.guard.secret_bare import bare_token_candidates
 from gno.guard.secret_context import (
     assignment_candidates,
     authorization_candidates,
@@ -144,6 +145,7 @@ _WINDOWED: tuple[tuple[int, _Detector], ...] = (
     (8, slot_candidates),
     (9, entropy_candidates),
     (10, hex_literal_candidates),
+    (11, bare_token_candidates),
 )
 
 

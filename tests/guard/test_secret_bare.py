@@ -1,0 +1,57 @@
+"""Bare tokens: a long generated string standing alone as a word goes, whoever issued it; the same string
+inside a URL, a word-like name, hex, an id bound to its key and placeholders stay.
+
+Values are generated at run time from a seeded RNG (no committed literals for scanners).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gno.guard import redact_secrets
+from gno.guard.secret_bare import bare_token_candidates
+
+_RNG = random.Random(4242)
+_B62 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def _token(n: int) -> str:
+    body = "".join(_RNG.choice(_B62) for _ in range(n - 3))
+    return body + _RNG.choice("ABCDEFGHJK") + _RNG.choice("mnpqrstuvw") + _RNG.choice("23456789")
+
+
+TOKEN = _token(42)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"The new one is {TOKEN}, rotate it monthly.",
+        f"mailer {TOKEN}",
+        f"({TOKEN})",
+        f"{TOKEN}\nwas the old one",
+    ],
+)
+def test_a_generated_token_standing_alone_is_redacted(text: str) -> None:
+    r = redact_secrets(text, skip_sources=frozenset({"kingfisher", "noseyparker", "gitleaks"}))
+    assert TOKEN not in r.text, r.text
+    assert [f.rule for f in r.findings] == ["bare-token"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"https://www.google.com/url?sa=t&ved={TOKEN}&usg=x",  # a URL's parts are ids and handles
+        f"https://youtube.com/playlist/{TOKEN}",
+        "The class is named AbstractSingletonProxyFactoryBean2 in the code base.",  # word-like
+        "0x" + "".join(_RNG.choice("0123456789abcdefABCDEF") for _ in range(40)),  # a checksummed address
+        "digest " + "".join(_RNG.choice("0123456789abcdef") for _ in range(64)),  # hex
+        f"invoice_id: in_{TOKEN[:24]}",  # an id bound to its key
+        "use YOUR_API_KEY_GOES_HERE_1234567890abc",  # a placeholder
+        "short Ab3dE6gH9jK2mN5pQ8",  # under 24 characters
+    ],
+)
+def test_ids_names_hex_and_placeholders_stay(text: str) -> None:
+    assert list(bare_token_candidates(text)) == [], text
