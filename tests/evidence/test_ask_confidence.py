@@ -235,3 +235,23 @@ def test_a_flag_stated_only_in_an_option_table_is_released(make_kb: MakeKB) -> N
     assert r.answer_status == "verified", r.dump()
     assert r.answer is not None and r.answer.startswith("`-f, --follow`: Keep printing new entries")
     assert [c.uri for c in r.citations] == ["gno://kb/CLI.md"]
+
+
+NL = (
+    "# nl\n\n> Number lines of a file.\n\n- Use a specific string to separate the line numbers from the lines "
+    "(`TAB` by default):\n\n`nl -s {{separator}} {{path/to/file}}`\n"
+)
+
+
+def test_a_default_of_another_attribute_does_not_answer(make_kb: MakeKB) -> None:
+    """The question names nothing but the attribute it asks for: a sentence giving the default of a
+    neighbouring one (the separator) states a value and "default", and still answers another question."""
+    r = make_kb({"nl.md": NL}).engine.ask("What is nl's default line-number increment?", verify=True)
+    assert r.answer_status == "abstained" and r.abstention_reason == "focus_not_addressed", r.dump()
+
+
+def test_the_default_of_the_attribute_asked_is_released(make_kb: MakeKB) -> None:
+    notes = {"nl.md": "# nl\n\n- Set the line-number separator (`TAB` by default):\n\n`nl -s {{separator}} {{file}}`\n"}
+    r = make_kb(notes).engine.ask("What is nl's default line-number separator?", verify=True)
+    assert r.answer_status == "verified", r.dump()
+    assert r.answer is not None and "`TAB` by default" in r.answer

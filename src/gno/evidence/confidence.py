@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from gno.evidence.answer_type import Vocabulary, typed_values, vocabulary
 from gno.evidence.extract import asked_before, passage_sentences, scope_of
-from gno.evidence.focus import addresses, contrasted, paraphrased, platforms_stated
+from gno.evidence.focus import addresses, attribute_stated, contrasted, paraphrased, platforms_stated
 from gno.evidence.passages import covered, is_question
 from gno.evidence.question import QuestionFrame
 from gno.models import Capsule, CapsuleEvidence
@@ -127,8 +127,16 @@ def focused(fr: QuestionFrame, claims: list[tuple[str, list[str]]], by_id: dict[
         asked = claims[i - 1][0] if i and is_question(claims[i - 1][0]) else ""
         for c in cites:
             if c in by_id and addresses(fr.focus, f"{asked} {text}", scope_of(by_id[c]), relation=fr.relation):
-                return True
+                if not _only_attribute(fr) or attribute_stated(fr.focus, f"{asked} {text}", scope_of(by_id[c])):
+                    return True
     return False
+
+
+def _only_attribute(fr: QuestionFrame) -> bool:
+    """The question asks for an attribute and names nothing else an answer must state ("what is nl's
+    default line-number increment?"): any sentence with a value and "default" would cover it, so the
+    attribute itself must be named where the answer stands."""
+    return fr.kind == "thing" and not fr.form and bool(fr.focus.target) and set(fr.required) <= {"default"}
 
 
 def answer_units(texts: list[str], scopes: list[str] | None = None) -> list[str]:

@@ -352,3 +352,12 @@ def addresses(focus: Focus, sentence: str, scope: str, *, relation: bool = False
         if not rest or not all(_parts(w, said) for w in rest):
             return False
     return True
+
+
+def attribute_stated(focus: Focus, sentence: str, scope: str) -> bool:
+    """The attribute asked for ("what is nl's default line-number *increment*") is named by the sentence
+    or its section, as its word or one of its class: "`TAB` by default" on nl's page is its separator."""
+    if not focus.target:
+        return True
+    everything = _stems(sentence) + [t for line in scope.split("\n") if line.strip() for t in _stems(line)]
+    return _parts(focus.target[-1], everything)
