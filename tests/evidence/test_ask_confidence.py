@@ -255,3 +255,25 @@ def test_the_default_of_the_attribute_asked_is_released(make_kb: MakeKB) -> None
     r = make_kb(notes).engine.ask("What is nl's default line-number separator?", verify=True)
     assert r.answer_status == "verified", r.dump()
     assert r.answer is not None and "`TAB` by default" in r.answer
+
+
+NAMER = (
+    "# Page Namer\n\nAt the header of each page, you see the currently open page name.\n\n"
+    "* Its font color indicates the current **page status**:\n"
+    "  * Black (in light mode) indicates the page is currently saved\n"
+    "  * Gray (in light mode) indicates the page is currently not saved\n"
+)
+
+
+def test_a_value_for_another_setting_than_the_one_put_before_the_question_abstains(make_kb: MakeKB) -> None:
+    r = make_kb({"Page Namer.md": NAMER}).engine.ask(
+        "In dark mode, what colour is the page name when the page is saved?", verify=True
+    )
+    assert r.answer_status == "abstained" and r.abstention_reason == "focus_not_addressed", r.dump()
+
+
+def test_the_setting_put_before_the_question_stated_by_the_sentence_is_released(make_kb: MakeKB) -> None:
+    notes = {"Page Namer.md": NAMER.replace("Black (in light mode)", "Black (in dark mode)")}
+    r = make_kb(notes).engine.ask("In dark mode, what colour is the page name when the page is saved?", verify=True)
+    assert r.answer_status == "verified", r.dump()
+    assert r.answer is not None and "Black (in dark mode)" in r.answer

@@ -18,7 +18,9 @@ The parse is a few rules of English question syntax, no tagger:
   name subject of `does` ("does Zod *infer*"), or the last word of a `does the …` subject
   ("does the server *listen* on"); after `to` it is an infinitive ("the page *to load*");
 * in `what is the X of Y`, X is the target and Y the focus;
-* adverbs ("originally", "never", "by default") and the measure of `how long/often/…` are neither.
+* adverbs ("originally", "never", "by default") and the measure of `how long/often/…` are neither;
+* a setting put before the question ("*In dark mode*, what colour …", "*With curl*, which option …") is
+  focus too: "Black (in light mode)" answers the question for another setting.
 
 Each run of adjacent focus words is one phrase. A phrase is stated when its words occur within a
 window of `len + 2` words of one text (either order: "page name" and "named page"), or, split, when
@@ -143,6 +145,9 @@ def parse(question: str) -> Focus:
     while i < n and toks[i] not in WH:  # "According to whom", "In what year"
         role[i] = "skip"
         i += 1
+    if i < n and toks[0] in PREPS and toks[0] != "according":
+        for j in range(1, i):  # "In dark mode, what …": the setting the question asks about
+            role[j] = "" if toks[j] not in _SKIP and toks[j] not in PREPS else "skip"
     wh = toks[i] if i < n else ""
     if i < n:
         role[i] = "skip"
