@@ -1,17 +1,16 @@
 """Bare tokens: a long generated string standing alone as a word is a credential, whoever issued it.
 
 Why: the vendor rules know the shapes their vendors publish, and the context rules need a key, a label or
-quotes. A note or a chat turn often pastes a token with only its vendor's name before it (``skrapp
-2e11kyDIiLGCGkHX7pAdSvKuqrEcZtYf82HrSVZxCZ``, ``square EAAA7h9f…``), in a shape no rule file carries.
-Such a string reads as generated: 24 characters or more of one word, upper and lower case and digits mixed,
-and at least `MIN_ENTROPY` bits per character (detect-secrets' base64 limit is 4.5 for quoted strings; a
-bare token must stand as a whole word, which a prose word or identifier of that length and mix rarely is).
+quotes. A note or a chat turn often pastes a token with only its vendor's name before it (``skrapp`` and
+42 random letters and digits), in a shape no rule file carries. Such a string reads as generated:
+`MIN_LENGTH` characters or more of one word, upper and lower case and digits mixed, and at least
+`MIN_ENTROPY` bits per character (detect-secrets' base64 limit is 4.5 for quoted strings; a bare token
+must stand as a whole word, which a prose word or identifier of that length and mix rarely is).
 
 What keeps notes intact: only a whole word counts (a token inside a URL, a path or an assignment is left to
-the rules that see its key), never hex (digests, mixed-case ``0x`` addresses; its 4 bits per character
-stay below the entropy floor anyway), placeholders, base64 of
-plain words, word-like names (``CamelCaseIdentifiersLikeThis2``) or a value bound to a key that names an id
-(``invoice_id: in_0KVn…``).
+the rules that see its key), never hex (digests, mixed-case ``0x`` addresses: hex stays below the entropy
+floor anyway), placeholders, base64 of plain words, word-like names (``CamelCaseIdentifiersLikeThis2``) or
+a value bound to a key that names an id (``invoice_id: in_0KVn…``).
 """
 
 from __future__ import annotations
@@ -25,7 +24,9 @@ from gno.guard.secret_values import HEX_RE, decodes_to_words, has_base62_mix, is
 MIN_LENGTH = 24
 MIN_ENTROPY = 4.3
 #: a word of token characters between blanks, quotes or brackets (never after ``/``, ``=``, ``.`` or ``:``)
-_BARE_RE = re.compile(r"(?:^|(?<=[\s\"'`(\[<]))([A-Za-z0-9_-]{24,200})(?=$|[\s\"'`)\]>.,;:!?])", re.MULTILINE)
+_BARE_RE = re.compile(
+    rf"(?:^|(?<=[\s\"'`(\[<]))([A-Za-z0-9_-]{{{MIN_LENGTH},200}})(?=$|[\s\"'`)\]>.,;:!?])", re.MULTILINE
+)
 
 
 def bare_token_candidates(text: str) -> Iterator[tuple[str, int, int]]:
