@@ -36,12 +36,16 @@ ASK = re.compile(
     r"^(?:- (?P<half>\w+) half \(\w+ ids\): )?released-correct (?P<correct>\d+), released-wrong (?P<wrong>\d+), "
     r"abstained (?P<abstained>\d+)(?:.*; correct = [\d.]+% of (?P<answerable>\d+) answerable)?"
 )
-#: the section title naming each corpus's question/answer pairs, and the key of its figures (the further
-#: tune-only pairs first: their title also names the corpus)
+#: the section title naming each corpus's question/answer pairs, and the key of its figures (the near-miss
+#: and further tune-only pairs first: their titles also name the corpus, and "near-miss tune-only" ends in
+#: "tune-only")
 ASK_KEYS = {
-    "tune-only silverbullet-docs": "ask_silverbullet_more",
+    "near-miss tune-only silverbullet-docs": "ask_silverbullet_nearmiss",
+    "near-miss tune-only tldr-pages": "ask_tldr_nearmiss",
+    "probe silverbullet-docs": "ask_silverbullet_probe",
+    "further tune-only silverbullet-docs": "ask_silverbullet_more",
     "check silverbullet-docs": "ask_silverbullet_check",
-    "tune-only tldr-pages": "ask_tldr",
+    "further tune-only tldr-pages": "ask_tldr",
     "dwarves-brain": "ask",
     "silverbullet-docs": "ask_silverbullet",
 }
