@@ -121,14 +121,19 @@ def focused(fr: QuestionFrame, claims: list[tuple[str, list[str]]], by_id: dict[
     """Some claim, read with the question it replies to and in the section of the passage it quotes,
     states what the question is about (`focus.addresses`): a supported sentence of the right type
     about something else answers another question."""
+    attribute = _only_attribute(fr)
     for i, (text, cites) in enumerate(claims):
         if is_question(text):
             continue
-        asked = claims[i - 1][0] if i and is_question(claims[i - 1][0]) else ""
+        said = f"{claims[i - 1][0] if i and is_question(claims[i - 1][0]) else ''} {text}"
         for c in cites:
-            if c in by_id and addresses(fr.focus, f"{asked} {text}", scope_of(by_id[c]), relation=fr.relation):
-                if not _only_attribute(fr) or attribute_stated(fr.focus, f"{asked} {text}", scope_of(by_id[c])):
-                    return True
+            if c not in by_id:
+                continue
+            scope = scope_of(by_id[c])
+            if addresses(fr.focus, said, scope, relation=fr.relation) and (
+                not attribute or attribute_stated(fr.focus, said, scope)
+            ):
+                return True
     return False
 
 

@@ -34,12 +34,19 @@ _HEADING_RE = re.compile(r'"level":\s*(\d+),\s*"text":\s*"(?:[^"\\]|\\.)*",\s*"l
 _PART = 500  # host parameters per IN list
 
 
+_TOKENIZE_RE = re.compile(r"\btokenize\s*=\s*'([^']*)'")
+
+
 def _scratch(store: Store) -> sqlite3.Connection:
-    """This thread's in-memory FTS5 table of sections (`sec`), created on first use."""
+    """This thread's in-memory FTS5 table of sections (`sec`), created on first use with the tokenizer
+    the index's own `documents_fts` declares (read from its schema, so the two never drift apart)."""
     conn: sqlite3.Connection | None = store.scratch.get("sections_fts")
     if conn is None:
+        row = store.conn.execute("SELECT sql FROM sqlite_master WHERE name = 'documents_fts'").fetchone()
+        declared = _TOKENIZE_RE.search(str(row[0])) if row else None
+        tokenizer = declared.group(1) if declared else "unicode61"  # FTS5's own default
         conn = sqlite3.connect(":memory:", isolation_level=None)
-        conn.execute("CREATE VIRTUAL TABLE sec USING fts5(text, tokenize = 'porter unicode61 remove_diacritics 2')")
+        conn.execute(f"CREATE VIRTUAL TABLE sec USING fts5(text, tokenize = '{tokenizer}')")
         store.scratch["sections_fts"] = conn
     return conn
 
