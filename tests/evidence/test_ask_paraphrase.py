@@ -70,6 +70,10 @@ INSTALL = (
 )
 TUNNEL = "# TLS\n\n## SSH tunnel\n\nThis tunnels your local port 3002 to port 3000 on the server.\n"
 DEFAULT_PORT = "The server listens on `http://localhost:3000` by default.\n\n"
+JOURNAL = (
+    "# Journal\n\n## Journal pages\n\nYou land on today's journal page (by default `Journal/YYYY-MM-DD`) when "
+    "you run `Journal: Today`.\n\n{tag}"
+)
 
 #: (notes, question, what the verified answer holds and must not hold); no `holds`: it abstains
 CASES: dict[str, tuple[dict[str, str], str, tuple[str, ...], tuple[str, ...]]] = {
@@ -145,6 +149,18 @@ CASES: dict[str, tuple[dict[str, str], str, tuple[str, ...], tuple[str, ...]]] =
     "a different port is not the default": (
         {"install.md": INSTALL.format(default="")},
         "What is the default port of the server?",
+        (),
+        (),
+    ),
+    "the word the sentence names as the thing asked for, though the question says it too": (
+        {"journal.md": JOURNAL.format(tag="## Tag\n\nBy default journal pages are tagged `journal`.\n")},
+        "Which tag do journal pages get by default?",
+        ("tagged `journal`",),
+        ("YYYY-MM-DD",),
+    ),
+    "a page name with the question's words is not the tag": (
+        {"journal.md": JOURNAL.format(tag="")},
+        "Which tag do journal pages get by default?",
         (),
         (),
     ),

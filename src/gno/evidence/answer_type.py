@@ -146,7 +146,8 @@ def specifics(text: str, fr: QuestionFrame, vocab: Vocabulary, *, reply: bool = 
     """Quoted titles; names and identifiers in a clause that states the question's words (anywhere in
     a `reply` to the quoted question); what a sentence names with the question's noun or a naming verb."""
     body = EMPHASIS_RE.sub(" ", LABEL_RE.sub("", text, count=1))
-    titles = [t for m in QUOTED_RE.finditer(body) if _all_novel(t := m.group(1) or m.group(2), fr) or _coded(m, fr)]
+    titles = [t for m in QUOTED_RE.finditer(body) if _all_novel(t := m.group(1) or m.group(2), fr)
+              or _coded(m, fr, body)]
     found: list[tuple[int, str]] = []
     for m in CAP_RE.finditer(body):
         w = m.group(1).rstrip("'’-")
@@ -176,11 +177,23 @@ def specifics(text: str, fr: QuestionFrame, vocab: Vocabulary, *, reply: bool = 
     return titles + kept + prepped + kinds + [w for w in _apposed(body, fr) if _novel(w, fr)]
 
 
-def _coded(m: re.Match[str], fr: QuestionFrame) -> bool:
+_LINKS = frozenset({"as", "with", "the", "a", "an"})
+
+
+def _coded(m: re.Match[str], fr: QuestionFrame, text: str) -> bool:
     """A code span written as a value (`Journal/`, `--single`): punctuation makes it more than the
-    question's own word, whatever words it repeats."""
+    question's own word, whatever words it repeats. So does the word the sentence names as the
+    thing asked for: "which tag do journal pages get" is answered by "tagged `journal`"."""
     code = m.group(1) or ""
-    return m.group(0).startswith("`") and bool(re.search(r"[^\w\s]", code)) and code.lower() not in fr.text.lower()
+    if not m.group(0).startswith("`"):
+        return False
+    if re.search(r"[^\w\s]", code) and code.lower() not in fr.text.lower():
+        return True
+    if not fr.target:
+        return False
+    head = singular(fr.target[-1].lower())
+    before = [w for w in word_tokens(text[max(0, m.start() - 40) : m.start()].lower())[-2:] if w not in _LINKS]
+    return bool(before) and before[-1] in {head, f"{head}s", f"{head}d", f"{head}ed", f"{head}{head[-1:]}ed"}
 
 
 def _defines(clause: str, fr: QuestionFrame) -> bool:

@@ -28,7 +28,15 @@ from typing import TYPE_CHECKING
 
 from gno.evidence.answer_type import Vocabulary, typed_values, vocabulary
 from gno.evidence.extract import asked_before, passage_sentences, scope_of
-from gno.evidence.focus import addresses, attribute_stated, contrasted, paraphrased, platforms_stated
+from gno.evidence.focus import (
+    LIGHT_VERBS,
+    USE_VERBS,
+    addresses,
+    attribute_stated,
+    contrasted,
+    paraphrased,
+    platforms_stated,
+)
 from gno.evidence.passages import covered, is_question
 from gno.evidence.question import QuestionFrame
 from gno.models import Capsule, CapsuleEvidence
@@ -139,9 +147,15 @@ def focused(fr: QuestionFrame, claims: list[tuple[str, list[str]]], by_id: dict[
 
 def _only_attribute(fr: QuestionFrame) -> bool:
     """The question asks for an attribute and names nothing else an answer must state ("what is nl's
-    default line-number increment?"): any sentence with a value and "default" would cover it, so the
-    attribute itself must be named where the answer stands."""
-    return fr.kind == "thing" and not fr.form and bool(fr.focus.target) and set(fr.required) <= {"default"}
+    default line-number increment?"), or nothing but the thing that has it, joined by no verb of its
+    own ("which tag do journal pages get?"): any sentence with a value beside the thing's name would
+    cover it (`Journal/YYYY-MM-DD` on the journal page), so the attribute must be named where the
+    answer stands. A verb of substance ("which tag *points to* the edge build", "which library does
+    it *use*") says what the value does, and a sentence that says so answers without naming the kind."""
+    if fr.kind != "thing" or fr.form or not fr.focus.target:
+        return False
+    verbs = fr.focus.verbs
+    return set(fr.required) <= {"default"} or (bool(verbs) and all(v in LIGHT_VERBS - USE_VERBS for v in verbs))
 
 
 def answer_units(texts: list[str], scopes: list[str] | None = None) -> list[str]:
