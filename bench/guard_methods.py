@@ -31,7 +31,9 @@ on every attack source (one fit per benign source, not one per fold and benign s
 the method, so use it to rule methods out, not to report them.
 
 Usage: ``python bench/guard_methods.py --corpus bench/.guard_corpus [--terms] [--views filler,sentences,lines]
-[--mil 2] [--embed wordllama] [--benign-views] [--by-project] [--contrast] [--budget 0.002] [--fast]``.
+[--mil 2] [--embed wordllama] [--benign-views] [--by-project] [--contrast] [--budget 0.002] [--fast]
+[--holdout]``. ``--holdout`` also scores ``holdout/`` (never trained on, texts never printed) with one fit on
+every source, under the threshold its own out-of-fold benign scores set.
 """
 
 from __future__ import annotations
@@ -355,6 +357,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=REPO / "bench" / ".guard_corpus", help="embedding cache folder")
     parser.add_argument("--budget", type=float, nargs="+", default=[0.001, 0.002, 0.005])
     parser.add_argument("--fast", action="store_true", help="shared out-of-fold benign scores (favours the method)")
+    parser.add_argument(
+        "--holdout", action="store_true", help="also score holdout/ with a fit on every source (never trained on)"
+    )
     args = parser.parse_args(argv)
     started = time.process_time()
     kinds = {k for k in args.views.split(",") if k}
@@ -382,7 +387,14 @@ def main(argv: list[str] | None = None) -> int:
             for b in ben
         }
 
-    shared = oof(list(attacks), list(benign)) if args.fast else {}
+    shared = oof(list(attacks), list(benign)) if args.fast or args.holdout else {}
+    held_out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    if args.holdout:
+        # a hold-out source is never in any fit: the fit on every source scores it, under the threshold
+        # the out-of-fold benign scores of that same fit set
+        everything = fitter.fit(list(attacks.values()), list(benign.values()))
+        for name, rows in load(args.corpus, "holdout", kinds, args.terms, vocab, embed, args.contrast).items():
+            held_out[name] = (np.array([everything.score(t) for t in rows]), np.array([t.rule for t in rows]))
     results: dict[str, tuple[str, np.ndarray, np.ndarray, dict[str, np.ndarray]]] = {}
     for held in attacks:
         att = [a for a in attacks if a != held]
@@ -416,6 +428,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"worst benign {worst_benign[1]} {worst_benign[2]:.2%}")
         for kind, name, share in rows:
             print(f"  {kind:<6} {name:<30} {share:7.2%}")
+        if held_out:
+            threshold = max(float(np.quantile(v, 1 - budget)) for v in shared.values() if len(v)) + 1e-6
+            for name, (scores, rules) in held_out.items():
+                share = float((rules | (scores >= threshold)).mean())
+                print(f"  {'hold':<6} {name:<30} {share:7.2%} (rules alone {float(rules.mean()):.2%})")
     print(f"bench CPU {time.process_time() - started:.0f} s")
     return 0
 
