@@ -29,6 +29,9 @@ from .conftest import MakeKB
         ("Who developed Hive?", (), ("developed",), (("hive",),)),
         ("Which composers does Dijkstra compare schools of programming to?", ("composers",), ("compare",),
          (("dijkstra",), ("schools",), ("programming",))),
+        # "as" and "than" join phrases like any preposition: "a folder" need not be written "folder as"
+        ("Which flag forces the server to serve one folder as a classic single space?", ("flag",),
+         ("forces", "serve"), (("server",), ("folder",), ("classic", "single", "space"))),
     ],
 )
 def test_question_parse(question: str, target: tuple[str, ...], verbs: tuple[str, ...],

@@ -48,7 +48,8 @@ MODALS = frozenset("can could will would should shall may might must has have ha
 AUX = AUX_DO | AUX_BE | MODALS
 PREPS = frozenset(
     "in on at of for to from by with over under into onto about after before during since until within without "
-    "between through per via across against along among around behind beside beyond near off out up down like".split()
+    "between through per via across against along among around behind beside beyond near off out up down like "
+    "as than".split()
 )
 CONJ = frozenset("and or nor but".split())
 # words that say how often, how surely or since when: never the thing a question is about
