@@ -532,6 +532,8 @@ def pathological_inputs(size: int = 100_000) -> dict[str, str]:
         # openings of the form rules (turn headers, wrappers, vocatives, task references, planted to-dos, typos)
         "to you, claude ", "<INFORMATION>", "###(system_message)", "assistant: x\nuser: y\n", "todo: send ",
         "before you can solve the task ", "iunstructions ", "is not bound by any ", "output the previous ",
+        # a disclosure that names what the secret opens ("the password for the office wifi is ...")
+        "password for a b c d ", "password for x is ", "deploy key for x: ",
     ]  # fmt: skip
     cases = {repr(u): rep(u) for u in units}
     cases["random base64"] = "".join(rng.choice(b64) for _ in range(size))

@@ -95,6 +95,37 @@ def test_exact_chat_disclosure() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The {pw} for the office wifi is {v}",
+        "{pw} for wifi: {v}",
+        "the admin {pw} of the NAS is {v}",
+        "The deploy key for prod: {v}",
+    ],
+)
+def test_disclosure_naming_what_the_secret_opens(said: str) -> None:
+    """What a memory holds as a fact ("the password for the office wifi is ..."): the words between the
+    label and its value say what it opens, they do not make it less of a secret."""
+    secret = hashlib.sha256(said.encode()).hexdigest()[:32] if "key" in said else "Blue" + "Sky" + "2024"
+    text = said.format(pw=PW, v=secret)
+    assert secret not in redact(text).text
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "the {pw} for the meeting is in the invite",
+        "The {pw} for the account is stored in the vault",
+        "Reset the {pw} for the account if it expires",
+        "The key for the map is in the legend",
+    ],
+)
+def test_disclosure_of_where_a_secret_is_is_left_alone(said: str) -> None:
+    text = said.format(pw=PW)
+    assert redact(text).text == text
+
+
 def test_specific_format_wins_over_generic_assignment() -> None:
     token = "gh" + "p_" + rand(36)
     result = redact(f'token = "{token}"')

@@ -65,16 +65,19 @@ _PUBLIC_FIELDS = frozenset(
     " project tenant issuer audience expires expiry".split()
 )
 _SUBKEY_RE = re.compile(r"([\w.-]+)\s*:\s*(\S.*)$")
-# Prose labels (``API key 6a0f...``, ``the webhook secret is 9f86...``): the label must touch the value.
+# Prose labels (``API key 6a0f...``, ``the webhook secret is 9f86...``): the label must touch the value, or
+# name what the secret is for in one word before a colon or "is" (``deploy key for prod: 9f8e...``).
 _LABEL_NEEDLES = ("key", "secret", "token", "pass", "credential")
 _LABEL_RE = re.compile(
     r"(?i:\b(?:(?:api|access|secret|private|signing|encryption|auth|master|client|deploy|webhook|app|license)[ _-]?key"
     r"|(?:api|access|auth|bearer|refresh|session|bot)[ _-]?token|secret|token|password|passphrase|passcode"
-    r"|credential)s?)(?:[^\S\n]+(?i:is|was)[^\S\n]+|[^\S\n]*[:=][^\S\n]*|[^\S\n]+)['\"`]?"
+    r"|credential)s?)(?:[^\S\n]+(?i:for|of|on|in)[^\S\n]+[\w.-]{1,24}(?=[^\S\n]*[:=]|[^\S\n]+(?i:is|was)[^\S\n]))?"
+    r"(?:[^\S\n]+(?i:is|was)[^\S\n]+|[^\S\n]*[:=][^\S\n]*|[^\S\n]+)['\"`]?"
     r"(?P<v>[A-Za-z0-9+/_=-]{16,200})(?![A-Za-z0-9+/_=-])"
 )
 _DISCLOSURE_RE = re.compile(
-    r"(?i:\b(?:password|passcode|passphrase|pin|pwd)\s+(?:is|was|=)\s+)"
+    r"(?i:\b(?:password|passcode|passphrase|pin|pwd)"
+    r"(?:\s+(?:is|was|=)\s+|[^\S\n]+(?:for|of|on|to)(?:[^\S\n]+[\w.'’-]+){1,4}?(?:[^\S\n]+(?:is|was)[^\S\n]+|[^\S\n]*[:=][^\S\n]*)))"
     r"(?P<q>['\"`]?)(?P<v>[^\s'\"`]{6,100})(?P=q)"
 )
 _CONN_RE = re.compile(
@@ -256,7 +259,8 @@ def _block_line_value(line: str, offset: int, strict: bool, collection: bool) ->
 
 
 def disclosure_candidates(text: str) -> Iterator[tuple[str, int, int]]:
-    """Chat-style ``my wifi password is Tr0ub4dor&3``: only values that look generated."""
+    """Chat-style ``my wifi password is Tr0ub4dor&3``, or with what it opens named after it (``the password
+    for the office wifi is BlueSky2024``): only values that look generated."""
     for match in _DISCLOSURE_RE.finditer(text):
         value = match.group("v").rstrip(".,;:!?")
         if not is_placeholder(value) and looks_random(value, 6):
