@@ -534,6 +534,9 @@ def pathological_inputs(size: int = 100_000) -> dict[str, str]:
         "before you can solve the task ", "iunstructions ", "is not bound by any ", "output the previous ",
         # a disclosure that names what the secret opens ("the password for the office wifi is ...")
         "password for a b c d ", "password for x is ", "deploy key for x: ",
+        # secrets said in a sentence (gno.guard.secret_spoken)
+        "pin ", "combination 1-", "login a / ", "a@b.c:", "seed phrase: ", "maiden name is ", "code to the safe ",
+        "licence key ", "x is the password ",
     ]  # fmt: skip
     cases = {repr(u): rep(u) for u in units}
     cases["random base64"] = "".join(rng.choice(b64) for _ in range(size))

@@ -53,6 +53,7 @@ from gno.guard.secret_context import (
 )
 from gno.guard.secret_formats import detect_secrets_candidates, format_candidates, key_file_candidates
 from gno.guard.secret_slots import prefixed_token_candidates, slot_candidates
+from gno.guard.secret_spoken import spoken_candidates
 from gno.guard.secret_values import shannon_entropy
 from gno.guard.vendored_rules import RULE_FILES, vendored_candidates
 
@@ -138,6 +139,7 @@ _WINDOWED: tuple[tuple[int, _Detector], ...] = (
     (4, assignment_candidates),
     (5, block_candidates),
     (6, disclosure_candidates),
+    (6, spoken_candidates),
     (7, labelled_candidates),
     (7, authorization_candidates),
     (8, keyed_token_candidates),

@@ -1,0 +1,65 @@
+"""Secrets said in a sentence, as a memory holds them, and the look-alikes that stay.
+
+Each form of `gno.guard.secret_spoken` has a sentence it must redact and one it must leave: the label,
+what the secret is for, the connector and the value's shape all have to agree. Passwords are joined at
+run time so no literal here reads as a credential to a scanner.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gno.guard import redact_secrets
+from gno.guard.secret_spoken import spoken_candidates
+
+PW = "pass" + "word"
+SEED = "orbit ladder velvet canyon mosaic pencil harbor tunnel frost bamboo cider walnut"
+
+#: (text, the value that must be gone)
+SAID = [
+    ("Changed my debit card PIN to 5531 yesterday.", "5531"),
+    (f"Das WLAN-{PW.capitalize()} lautet Sonnen!" + "Blume77", "Sonnen!" + "Blume77"),
+    ("gate code for the parking garage: 2468", "2468"),
+    ("the code to the safe is 19-28-37", "19-28-37"),
+    ("padlock combination 4-0-7-1", "4-0-7-1"),
+    (f"Seed phrase for the cold wallet: {SEED}", SEED),
+    ("The Windows product key is 7QK2M-XR4TP-9BWHN-3JD8C", "7QK2M-XR4TP-9BWHN-3JD8C"),
+    ("router login: admin / Blue#" + "Heron42", "Blue#" + "Heron42"),
+    ("carol@example.org / Maple$" + "Leaf19", "Maple$" + "Leaf19"),
+    ("Mother's maiden name is Okafor", "Okafor"),
+    ("Fjord-Lantern-Quiet is the " + PW + " for the shared drive", "Fjord-Lantern-Quiet"),
+    (f"La {PW} della banca è Tramonto#" + "88", "Tramonto#" + "88"),
+    (f"The {PW} was changed to Granite" + "Owl61 on Friday", "Granite" + "Owl61"),
+]
+
+LEFT = [
+    f"The {PW} reset link expires after 24 hours.",
+    f"The {PW} is stored in the team vault.",
+    "Error code 4012 means the card was declined.",
+    "Locker 112 is next to the showers.",
+    "The building code 2018 requires two exits.",
+    "License: Apache-2.0",
+    "Pin 13 drives the LED.",
+    "Forward alice@example.com / bob@example.com the invoice.",
+    "See https://example.com/user/settings/Profile2024 for details",
+    "git@github.com:Team2024/repo.git",
+    "The seed phrase is written on paper in the safe.",
+    "Zip code 10115, room 4021, order 58213.",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), SAID)
+def test_a_secret_said_in_a_sentence_is_redacted(text: str, secret: str) -> None:
+    assert secret in text
+    assert secret not in redact_secrets(text).text
+
+
+@pytest.mark.parametrize("text", LEFT)
+def test_talk_of_secrets_and_numbers_that_are_not_stays(text: str) -> None:
+    assert list(spoken_candidates(text)) == []
+    assert redact_secrets(text).text == text
+
+
+def test_only_the_value_goes_and_its_label_stays() -> None:
+    out = redact_secrets("Changed my debit card PIN to 5531 yesterday.").text
+    assert out.startswith("Changed my debit card PIN to [REDACTED:spoken-code:") and out.endswith(" yesterday.")
