@@ -536,7 +536,8 @@ def pathological_inputs(size: int = 100_000) -> dict[str, str]:
         "password for a b c d ", "password for x is ", "deploy key for x: ",
         # secrets said in a sentence (gno.guard.secret_spoken)
         "pin ", "combination 1-", "login a / ", "a@b.c:", "seed phrase: ", "maiden name is ", "code to the safe ",
-        "licence key ", "x is the password ",
+        "licence key ", "x is the password ", "password a1b2 ", "ssid x / key ", "safe opens with ", "cvv ",
+        "password is 'a b ",
     ]  # fmt: skip
     cases = {repr(u): rep(u) for u in units}
     cases["random base64"] = "".join(rng.choice(b64) for _ in range(size))

@@ -30,6 +30,13 @@ SAID = [
     ("Fjord-Lantern-Quiet is the " + PW + " for the shared drive", "Fjord-Lantern-Quiet"),
     (f"La {PW} della banca è Tramonto#" + "88", "Tramonto#" + "88"),
     (f"The {PW} was changed to Granite" + "Owl61 on Friday", "Granite" + "Owl61"),
+    (f"username dana {PW} Summer" + "2024!", "Summer" + "2024!"),
+    ("Guest network: SSID Harbor-View / key Sea#" + "Gull2023", "Sea#" + "Gull2023"),
+    ("The padlock on the shed opens with 4471", "4471"),
+    ("CVV 381, expiry next May", "381"),
+    ("backup codes: 1234 5678", "1234 5678"),
+    ("Het wachtwoord is Tulp!" + "2024", "Tulp!" + "2024"),
+    (f"her laptop {PW} is 'tulips in april'", "tulips in april"),
 ]
 
 LEFT = [
@@ -45,6 +52,11 @@ LEFT = [
     "git@github.com:Team2024/repo.git",
     "The seed phrase is written on paper in the safe.",
     "Zip code 10115, room 4021, order 58213.",
+    f"Use a {PW} manager for the shared accounts.",
+    f"The {PW} protected PDF is in the inbox.",
+    "The CVV is on the back of the card.",
+    "The safe opens with a key, not a code.",
+    f"Your {PW} must be at least 12 characters long.",
 ]
 
 

@@ -34,7 +34,8 @@ _CONNECT = (
     rf"|{_B}to{_B})"
 )
 _PASSWORD = (
-    rf"(?:pass(?:word|phrase|code)s?|pass{_B}phrase|pass(?={_O}[:=])|passwort|kennwort|contrase[ñn]a|clave"
+    rf"(?:pass(?:word|phrase|code)s?|pass{_B}phrase|pass(?={_O}[:=])|passwd|passwort|kennwort|contrase[ñn]a|clave"
+    rf"|wachtwoord|lösenord|passord|adgangskode|salasana|has[łl]o|heslo"
     rf"|mot{_B}de{_B}passe|senha|pwd|pw|(?:pre-?shared|shared|encryption|wi-?fi|wlan|wpa2?|network){_B}(?:key|secret)"
     rf"|shared{_B}secret)"
 )
@@ -45,7 +46,7 @@ _LOCK = (
 #: a label that names a lock's code: "PIN", "combination", "door code", "locker:", "code to the safe",
 #: "code de l'alarme", "código de la puerta", "digicode", "Geheimzahl"
 _CODE = (
-    rf"(?:pin(?:{_O}code)?|pin-nummer|combination|combinazione|combo|{_LOCK}{_B}code|{_LOCK}(?={_O}:)"
+    rf"(?:pin(?:{_O}(?:code|number|no\.?))?|pin-nummer|combination|combinazione|combo|{_LOCK}{_B}code|{_LOCK}(?={_O}:)"
     rf"|code(?={_B}(?:to|for|of){_B}(?:(?:the|my|our|his|her|their){_B})?{_LOCK}\b)"
     rf"|(?:code|codice|código)(?:{_B}(?:pin|de|del|della|dell['’]|d['’]|de{_B}la|de{_B}l['’])"
     rf"{_O}(?:alarme?|allarme|alarma|acc[eè]s|acceso|accesso|entrée|porte|puerta|portón|cancello|porta))"
@@ -56,8 +57,22 @@ _KEY = (
     rf"|(?:recovery|backup){_B}(?:codes?|keys?))"
 )
 _VALUE = r"(?P<q>['\"`“‘]?)(?P<v>[^\s'\"`”’]{4,100})"
+#: a quoted passphrase may hold blanks: "password is 'tulips in april'" (up to six words)
+_QUOTED = r"['\"`“‘](?P<pv>[^\s'\"`”’][^\n'\"`”’]{3,60}?)['\"`”’]"
 
-_PASSWORD_RE = re.compile(rf"(?i:\b{_PASSWORD}){_FOR}(?i:{_CONNECT}){_VALUE}")
+_PASSWORD_RE = re.compile(rf"(?i:\b{_PASSWORD}){_FOR}(?i:{_CONNECT})(?:{_QUOTED}|{_VALUE})")
+#: "password Summer2024!": after a blank alone only a value of the strongest shape (see `_typed_password`)
+_PASSWORD_BLANK_RE = re.compile(rf"(?i:\b{_PASSWORD}){_B}{_VALUE}")
+#: "SSID Riverside / key W@terfall22": a network named, then its key
+_NETWORK_RE = re.compile(
+    rf"(?i:\b(?:ssid|network|wi-?fi|wlan))\b[^\n/]{{0,40}}?{_B}/{_B}(?i:key|pass(?:word)?|pw|pwd)(?:{_CONNECT}|{_B}){_VALUE}"
+)
+#: "the padlock opens with 4471": a lock named, then what opens it
+_OPENS_RE = re.compile(
+    rf"(?i:\b{_LOCK}\b[^\n.]{{0,40}}?\b(?:opens|unlocks)(?:{_B}with)?){_B}['\"`]?(?P<v>\d{{4,8}})(?![\w-])"
+)
+#: "CVV 123", "CVC: 4412": a card's check digits
+_CARD_CHECK_RE = re.compile(rf"(?i:\b(?:cvv2?|cvc2?|csc)){_FOR}(?i:{_CONNECT}|{_B})['\"`]?(?P<v>\d{{3,4}})(?![\w-])")
 #: "Zebra#Stripes9 is the router password", "use W@terfall2022 as the wifi key"
 _NAMED_AFTER_RE = re.compile(
     rf"(?:^|(?<=[\s(\"'`]))(?P<v>[^\s'\"`]{{6,100}}?)['\"`]?{_B}(?i:is|was|as){_B}(?i:(?:the|my|our|his|her|their)"
@@ -66,7 +81,7 @@ _NAMED_AFTER_RE = re.compile(
 _DIGITS = r"(?P<v>\d{4,8}|\d(?:[- ]\d){3,7}|\d{2}(?:-\d{2}){2,3})(?![\w-])"
 # a code or a key may follow its label after a blank alone ("combination 1-9-8-4"), but then right after it
 _CODE_RE = re.compile(rf"(?i:\b{_CODE})(?:{_FOR}(?i:{_CONNECT})|{_B})['\"`]?{_DIGITS}")
-_KEY_RE = re.compile(rf"(?i:\b{_KEY}){_FOR}(?i:{_CONNECT}){_VALUE}")
+_KEY_RE = re.compile(rf"(?i:\b{_KEY}){_FOR}(?i:{_CONNECT})(?:(?P<dv>\d{{3,6}}[- ]\d{{3,6}})(?![\w-])|{_VALUE})")
 _KEY_BLANK_RE = re.compile(rf"(?i:\b{_KEY}){_B}{_VALUE}")  # "activation code 4HTR9-PLM2Q-…": groups or digits only
 _SEED_RE = re.compile(
     rf"(?i:\b(?:seed|recovery|mnemonic|backup|secret|wallet){_B}(?:phrase|words)|\b(?:12|24)-word{_B}\w+"
@@ -111,6 +126,8 @@ def _key_like(value: str, *, generated: bool = True) -> bool:
     recovery code), or, after "is" or ":" (`generated`), a long generated-looking one."""
     if value.isdigit():
         return 6 <= len(value) <= 12
+    if re.fullmatch(r"\d{3,6}[- ]\d{3,6}", value):
+        return True
     if _GROUPED_RE.fullmatch(value):
         return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
     # a generated key, not a licence's name ("Apache-2.0", "GPL-3.0-or-later"), and only after "is" or ":"
@@ -118,13 +135,26 @@ def _key_like(value: str, *, generated: bool = True) -> bool:
 
 
 def _span(match: re.Match[str]) -> tuple[int, int]:
-    start, value = match.start("v"), match.group("v")
+    group = next(g for g in ("dv", "pv", "v") if g in match.re.groupindex and match.group(g) is not None)
+    start, value = match.start(group), match.group(group)
     stripped = value.rstrip(_TRAILING)
     return start, start + len(stripped)
 
 
 def _accept_password(value: str) -> bool:
+    """A password's shape; a value with blanks comes only quoted ("password is 'tulips in april'")."""
+    if " " in value:
+        return len(value) >= 8 and not is_placeholder(value) and len(value.split()) <= 6
     return _password_like(value)
+
+
+def _typed_password(value: str) -> bool:
+    """After a blank alone ("password Summer2024!"): letters and digits, at least eight characters, or
+    letters, digits and a symbol."""
+    has_alpha = any(c.isalpha() for c in value)
+    has_digit = any(c.isdigit() for c in value)
+    has_symbol = any(c in "!@#$%^&*+=?~|<>" for c in value)
+    return not is_placeholder(value) and has_alpha and has_digit and (len(value) >= 8 or has_symbol)
 
 
 def _accept_pair(value: str) -> bool:
@@ -139,11 +169,16 @@ def _accept_grouped_key(value: str) -> bool:
     return _key_like(value, generated=False)
 
 
-_PASSWORD_NEEDLES = ("pass", "pw", "kennwort", "contrase", "clave", "mot de", "senha", "key", "secret")
+_PASSWORD_NEEDLES = ("pass", "pw", "kennwort", "contrase", "clave", "mot de", "senha", "key", "secret", "wachtwoord",
+                     "lösenord", "adgangskode", "salasana", "hasło", "haslo", "heslo")
 #: (rule id, pattern, words one of which the text must hold for the pattern to run, the value's shape)
 _FORMS: tuple[tuple[str, re.Pattern[str], tuple[str, ...], Callable[[str], bool] | None], ...] = (
     ("spoken-password", _PASSWORD_RE, _PASSWORD_NEEDLES, _accept_password),
     ("spoken-password", _NAMED_AFTER_RE, _PASSWORD_NEEDLES, _accept_password),
+    ("spoken-password", _PASSWORD_BLANK_RE, _PASSWORD_NEEDLES, _typed_password),
+    ("spoken-password", _NETWORK_RE, ("ssid", "network", "wifi", "wi-fi", "wlan"), _accept_password),
+    ("spoken-code", _OPENS_RE, ("opens", "unlocks"), None),
+    ("spoken-code", _CARD_CHECK_RE, ("cvv", "cvc", "csc"), None),
     ("spoken-code", _CODE_RE, ("pin", "combin", "combo", "code", "codice", "código", "geheimzahl", "lock", "safe",
                                "door", "gate", "alarm", "garage", "access", "entry", "security", "unlock", "keypad",
                                "box"), None),  # fmt: skip
