@@ -57,6 +57,10 @@ LEFT = [
     "The CVV is on the back of the card.",
     "The safe opens with a key, not a code.",
     f"Your {PW} must be at least 12 characters long.",
+    f"We use Argon2id as the {PW} hash.",
+    "User research / Q3-2024 results",
+    "Security: 2024 audit",
+    "The security question is Where were you born",
 ]
 
 

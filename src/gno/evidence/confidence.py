@@ -145,6 +145,10 @@ def focused(fr: QuestionFrame, claims: list[tuple[str, list[str]]], by_id: dict[
     return False
 
 
+#: verbs that join a thing to its attribute without saying what the value does ("get", "have")
+_BARE_VERBS = LIGHT_VERBS - USE_VERBS
+
+
 def _only_attribute(fr: QuestionFrame) -> bool:
     """The question asks for an attribute and names nothing else an answer must state ("what is nl's
     default line-number increment?"), or nothing but the thing that has it, joined by no verb of its
@@ -155,7 +159,7 @@ def _only_attribute(fr: QuestionFrame) -> bool:
     if fr.kind != "thing" or fr.form or not fr.focus.target:
         return False
     verbs = fr.focus.verbs
-    return set(fr.required) <= {"default"} or (bool(verbs) and all(v in LIGHT_VERBS - USE_VERBS for v in verbs))
+    return set(fr.required) <= {"default"} or (bool(verbs) and all(v in _BARE_VERBS for v in verbs))
 
 
 def answer_units(texts: list[str], scopes: list[str] | None = None) -> list[str]:

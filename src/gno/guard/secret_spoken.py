@@ -6,9 +6,9 @@ value. A memory is written in prose: "Changed my credit card PIN to 6628", "La p
 admin -> admin / Zebra#Stripes9". Each form here is a *label* that names a secret, what it is for (up to
 six words after "for", "of", "de", …), a *connector* ("is", "was changed to", ":", "=", "->") and a value of
 the *shape* that label's secrets have. The shape is what keeps ordinary talk intact: a password is never a
-plain word ("the password is stored in the vault"), a code is four to eight digits and only after a
-label that names a lock ("error code 404", "PIN 13 on the Arduino" and "locker 47" stay), a key is grouped
-or generated, a seed phrase is twelve to twenty-four lower-case words.
+plain word ("the password is stored in the vault"), a code is four to eight digits (a card's CVV three or
+four) and only after a label that names a lock ("error code 404", "PIN 13 on the Arduino" and "locker 47"
+stay), a key is grouped or generated, a seed phrase is twelve to twenty-four lower-case words.
 """
 
 from __future__ import annotations
@@ -39,14 +39,17 @@ _PASSWORD = (
     rf"|mot{_B}de{_B}passe|senha|pwd|pw|(?:pre-?shared|shared|encryption|wi-?fi|wlan|wpa2?|network){_B}(?:key|secret)"
     rf"|shared{_B}secret)"
 )
-_LOCK = (
+#: things a code opens; the first ones are physical, and only those name a code before a colon alone
+#: ("locker: 3829"), since "Security: 2024" or "Entry: 2023" head a note
+_PHYSICAL = (
     rf"(?:door|alarm|gate|safe|locker|lock|lockbox|keybox|key{_B}box|garage(?:{_B}door)?(?:{_B}opener)?"
-    rf"|access|entry|security|unlock|keypad|padlock|front{_B}door)"
+    rf"|keypad|padlock|front{_B}door)"
 )
+_LOCK = rf"(?:{_PHYSICAL}|access|entry|security|unlock)"
 #: a label that names a lock's code: "PIN", "combination", "door code", "locker:", "code to the safe",
 #: "code de l'alarme", "código de la puerta", "digicode", "Geheimzahl"
 _CODE = (
-    rf"(?:pin(?:{_O}(?:code|number|no\.?))?|pin-nummer|combination|combinazione|combo|{_LOCK}{_B}code|{_LOCK}(?={_O}:)"
+    rf"(?:pin(?:{_O}(?:code|number|no\.?))?|pin-nummer|combination|combinazione|combo|{_LOCK}{_B}code|{_PHYSICAL}(?={_O}:)"
     rf"|code(?={_B}(?:to|for|of){_B}(?:(?:the|my|our|his|her|their){_B})?{_LOCK}\b)"
     rf"|(?:code|codice|código)(?:{_B}(?:pin|de|del|della|dell['’]|d['’]|de{_B}la|de{_B}l['’])"
     rf"{_O}(?:alarme?|allarme|alarma|acc[eè]s|acceso|accesso|entrée|porte|puerta|portón|cancello|porta))"
@@ -73,10 +76,11 @@ _OPENS_RE = re.compile(
 )
 #: "CVV 123", "CVC: 4412": a card's check digits
 _CARD_CHECK_RE = re.compile(rf"(?i:\b(?:cvv2?|cvc2?|csc)){_FOR}(?i:{_CONNECT}|{_B})['\"`]?(?P<v>\d{{3,4}})(?![\w-])")
-#: "Zebra#Stripes9 is the router password", "use W@terfall2022 as the wifi key"
+#: "Zebra#Stripes9 is the router password", "use W@terfall2022 as the wifi key": the label ends its
+#: phrase ("as the password hash" names an algorithm, not a password)
 _NAMED_AFTER_RE = re.compile(
     rf"(?:^|(?<=[\s(\"'`]))(?P<v>[^\s'\"`]{{6,100}}?)['\"`]?{_B}(?i:is|was|as){_B}(?i:(?:the|my|our|his|her|their)"
-    rf"{_B})?(?:[\w-]+{_B}){{0,3}}(?i:{_PASSWORD})\b"
+    rf"{_B})?(?:[\w-]+{_B}){{0,3}}(?i:{_PASSWORD})(?={_O}(?:[.,;:!?)]|$)|{_B}(?i:for|of|on|to|at)\b)"
 )
 _DIGITS = r"(?P<v>\d{4,8}|\d(?:[- ]\d){3,7}|\d{2}(?:-\d{2}){2,3})(?![\w-])"
 # a code or a key may follow its label after a blank alone ("combination 1-9-8-4"), but then right after it
@@ -88,8 +92,10 @@ _SEED_RE = re.compile(
     rf"|\bmnemonic|\bseed(?={_O}:)){_FOR}(?i:{_CONNECT})['\"`“]?(?P<v>[a-z]{{3,8}}(?:{_B}[a-z]{{3,8}}){{11,23}})"
     rf"(?!{_O}[a-z])"
 )
+#: "router admin -> admin / Zebra#Stripes9", "credentials: bob / Hunter22!": a login label, a connector, the
+#: user name and " / " (not "User research / Q3-2024")
 _PAIR_RE = re.compile(
-    r"(?i:\b(?:login|log-in|sign-in|credentials?|creds|admin|username|user))\b[^\n/]{0,40}?"
+    rf"(?i:\b(?:login|log-in|sign-in|credentials?|creds|admin|username|user)){_FOR}(?i:{_CONNECT})"
     rf"[\w.@+-]+{_B}/{_B}(?P<v>[^\s/]{{6,100}})"
 )
 #: "alice@example.com / Qwerty!2345", "alice@example.com:Qwerty!2345": an address and what opens it (the
@@ -97,9 +103,12 @@ _PAIR_RE = re.compile(
 _ADDRESS_PAIR_RE = re.compile(
     rf"(?<![\w.+/:-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+(?:{_B}/{_B}|:)(?P<v>[^\s/]{{6,100}})(?=\s|$|[.,;)])"
 )
+#: "mother's maiden name: Fitzgerald", "security question (first pet) - the answer is Biscuit"; the
+#: question itself is not the secret ("the security question is Where were you born")
 _ANSWER_RE = re.compile(
-    rf"(?i:\b(?:maiden{_B}name|pet['’]?s?{_B}name|security{_B}(?:question|answer))[^\n.]{{0,60}}?"
-    rf"(?:answer{_B}is|:|\bis){_B})['\"`]?(?P<v>[A-Z][\w'’-]+(?:{_B}[A-Z][\w'’-]+)?)"
+    rf"(?i:\b(?:(?:maiden{_B}name|pet['’]?s?{_B}name)[^\n.]{{0,40}}?(?::|\bis)"
+    rf"|security{_B}(?:question|answer)[^\n.]{{0,60}}?answer(?:{_O}:|{_B}is)|security{_B}answer{_O}:){_B})"
+    rf"['\"`]?(?P<v>[A-Z][\w'’-]+(?:{_B}[A-Z][\w'’-]+)?)"
 )
 _GROUPED_RE = re.compile(r"[A-Za-z0-9]{3,8}(?:-[A-Za-z0-9]{3,8}){2,}")
 _TRAILING = ".,;:)]}”’'\"`"
