@@ -11,6 +11,10 @@ the tune half's misses and false positives, never the report half's.
 Scores: the share of secrets whose value is gone from the guarded text, and the share of look-alikes the
 guard changed at all (a false positive), per half.
 
+``bench/guard_disclosures_heldout.jsonl`` is a second set by another writer who had read neither the rules nor
+the first set (117 texts, 67 secrets, in other styles: an agent's third-person records, runbook steps, ticket
+comments, timestamped chat lines), all report: it is scored, never read while rules are written.
+
 Usage: ``python bench/guard_disclosures.py [--show-misses]``.
 """
 
@@ -27,16 +31,27 @@ sys.path.insert(0, str(REPO / "src"))
 from gno.guard.secrets import redact_secrets  # noqa: E402
 
 DATA = REPO / "bench" / "guard_disclosures.jsonl"
+#: a second set by another writer, in other styles (agent records, runbooks, chat lines, tickets): all report
+HELD_OUT = REPO / "bench" / "guard_disclosures_heldout.jsonl"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--show-misses", action="store_true", help="print the tune half's misses and false positives")
     args = parser.parse_args(argv)
-    rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line]
     print("Memory-shaped secrets: value gone / look-alike changed")
+    for path in (DATA, HELD_OUT):
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+        print(f" {path.name}")
+        _score(rows, show=args.show_misses)
+    return 0
+
+
+def _score(rows: list[dict[str, str]], *, show: bool) -> None:
     for half in ("tune", "report"):
         part = [r for r in rows if r["split"] == half]
+        if not part:
+            continue
         secrets = [r for r in part if r["secret"]]
         benign = [r for r in part if not r["secret"]]
         gone = [r for r in secrets if r["secret"] not in redact_secrets(r["text"]).text]
@@ -45,13 +60,12 @@ def main(argv: list[str] | None = None) -> int:
             f"  {half:<6} secrets gone {len(gone)}/{len(secrets)} = {len(gone) / max(len(secrets), 1):.1%}"
             f"   look-alikes changed {len(changed)}/{len(benign)} = {len(changed) / max(len(benign), 1):.1%}"
         )
-        if args.show_misses and half == "tune":
+        if show and half == "tune":
             for r in secrets:
                 if r not in gone:
                     print(f"    MISS [{r['kind']}] {r['text']!r} -> {r['secret']!r}")
             for r in changed:
                 print(f"    FP   [{r['kind']}] {redact_secrets(r['text']).text!r}")
-    return 0
 
 
 if __name__ == "__main__":
