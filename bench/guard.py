@@ -537,7 +537,8 @@ def pathological_inputs(size: int = 100_000) -> dict[str, str]:
         # secrets said in a sentence (gno.guard.secret_spoken)
         "pin ", "combination 1-", "login a / ", "a@b.c:", "seed phrase: ", "maiden name is ", "code to the safe ",
         "licence key ", "x is the password ", "password a1b2 ", "ssid x / key ", "safe opens with ", "cvv ",
-        "password is 'a b ",
+        "password is 'a b ", "-pA1b2c3d4 ", "| password |\n", "kod do drzwi ", "type 1234 on the keypad ",
+        "1234 opens ", "door code ", "passphrase (a1b2c3d4) ",
     ]  # fmt: skip
     cases = {repr(u): rep(u) for u in units}
     cases["random base64"] = "".join(rng.choice(b64) for _ in range(size))

@@ -14,6 +14,9 @@ guard changed at all (a false positive), per half.
 ``bench/guard_disclosures_heldout.jsonl`` is a second set by another writer who had read neither the rules nor
 the first set (117 texts, 67 secrets, in other styles: an agent's third-person records, runbook steps, ticket
 comments, timestamped chat lines), all report: it is scored, never read while rules are written.
+``bench/guard_disclosures_more.jsonl`` is a third set by a third writer (198 texts, 129 secrets: table cells,
+command-line flags, values before their label, key: value blocks, eight languages), all tune: written after
+the first rules, its misses shaped the second round.
 
 Usage: ``python bench/guard_disclosures.py [--show-misses]``.
 """
@@ -33,6 +36,8 @@ from gno.guard.secrets import redact_secrets  # noqa: E402
 DATA = REPO / "bench" / "guard_disclosures.jsonl"
 #: a second set by another writer, in other styles (agent records, runbooks, chat lines, tickets): all report
 HELD_OUT = REPO / "bench" / "guard_disclosures_heldout.jsonl"
+#: a third set by a third writer (tables, command lines, values before their label, eight languages): all tune
+MORE = REPO / "bench" / "guard_disclosures_more.jsonl"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show-misses", action="store_true", help="print the tune half's misses and false positives")
     args = parser.parse_args(argv)
     print("Memory-shaped secrets: value gone / look-alike changed")
-    for path in (DATA, HELD_OUT):
+    for path in (DATA, MORE, HELD_OUT):
         rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
         print(f" {path.name}")
         _score(rows, show=args.show_misses)

@@ -39,6 +39,7 @@ from functools import cache
 
 from gno.guard.gitleaks import gitleaks_candidates, is_generic
 from gno.guard.secret_bare import bare_token_candidates
+from gno.guard.secret_codes import code_candidates
 from gno.guard.secret_context import (
     assignment_candidates,
     authorization_candidates,
@@ -140,6 +141,7 @@ _WINDOWED: tuple[tuple[int, _Detector], ...] = (
     (5, block_candidates),
     (6, disclosure_candidates),
     (6, spoken_candidates),
+    (6, code_candidates),
     (7, labelled_candidates),
     (7, authorization_candidates),
     (8, keyed_token_candidates),

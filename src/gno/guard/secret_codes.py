@@ -1,0 +1,89 @@
+"""Codes said in a sentence: PINs, PUKs, passcodes, door, gate, alarm, safe and locker codes, combinations.
+
+Why apart from the passwords of `secret_spoken`: a code is a bare number, and a bare number is most often
+not a secret ("error code 404", "room 4021", "gate B12", "PIN 13 on the Arduino", "Alarm: 0700"). So a
+code counts only where a label names something it opens: a PIN, PUK or passcode; a lock word (door, gate,
+safe, locker, padlock, keypad, shed, alarm panel, in the languages of `_LOCK_WORDS`) joined to "code", or
+a few words before "is" or a colon ("the padlock on the storage cage is 1066", "garage keypad -> 5172");
+"type / enter / punch in" a number where the sentence names such a lock; a number that "opens" or
+"disarms" something. The value is four to eight digits (a door code may hold a capital: "72B41"), digit
+groups of a combination ("19-27-4", "1-9-7-3"), or a card's three or four check digits.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from gno.guard.secret_phrasing import BEFORE_COLON, CONNECT, FOR, B, Form, O, run_forms
+
+#: what a code opens, in the languages a memory is written in; the physical ones may head a code alone
+_PHYSICAL = (
+    rf"(?:door|gate|safe|locker|lockbox|keybox|key{B}box|garage(?:{B}door)?(?:{B}opener)?|keypad|padlock"
+    rf"|front{B}door|shed|storage{B}(?:unit|room|cage)|mailbox|intercom|bike{B}lock|alarm{B}panel"
+    r"|cadeado|candado|lucchetto|schloss|kłódka|hänglås|porte|puerta|porta|portão|portón|cancello|tür|tor|deur|poort"
+    r"|drzwi|dörr(?:en)?|domofon[a-z]*|interphone|citofono|kluis|coffre|cassaforte|tresor|sejf|kassaskåp|casier"
+    r"|taquilla|armadietto|spind|garagem|garaje)"
+)
+_LOCK = rf"(?:{_PHYSICAL}|alarm(?:e|a)?|allarme|access|entry|security|unlock|acc[eè]s|acceso|accesso|entrée)"
+_NUMBER_WORD = r"(?:code|codes|codice|código|kod|koden|code)"
+#: "PIN", "PUK", "passcode", "combination", "door code", "6-digit code", "Türcode", "Portkoden",
+#: "code to the safe", "código do cadeado da bicicleta", "Kod do domofonu"
+_CODE = (
+    rf"(?:pin(?:{O}(?:code|number|no\.?))?|pin-nummer|pincode|puk\d?|pass{O}codes?|combination|combinazione"
+    rf"|combo|\d+-digit{B}(?:code|pin|passcode)|{_LOCK}{B}code|(?:haus)?(?:tür|tor|port|deur|poort|alarm|zugangs?"
+    rf"|digi|garage|hek|dörr|grind)(?:code|koden?|kod)"
+    rf"|{_NUMBER_WORD}(?={B}(?:to|for|of|de|do|da|del|della|dell['’]|di|du|d['’]|van|voor|till|för|zum|zur|dla)"
+    rf"(?:{B}[\w'’-]+){{0,3}}?{B}(?:the{B}|my{B}|our{B}|his{B}|her{B}|their{B}|la{B}|le{B}|el{B}|l['’])?{_LOCK}))"
+)
+#: a number followed by a unit is a size, a price or a time, never a code ("the safe is 1200 mm wide")
+_UNIT = (
+    r"(?:bytes?|[kmgt]i?b|mm|cm|m|km|kg|g|lbs?|px|ms|s|secs?|seconds?|minutes?|hours?|days?|years?|items?|rows?"
+    r"|words?|char(?:acter)?s?|users?|people|euros?|dollars?|usd|eur|pounds?|%)"
+)
+_DIGITS = (
+    r"(?P<v>\d{4,8}|\d{1,3}[A-Z]\d{1,4}|\d(?:[- ]\d){3,7}|\d{1,2}(?:-\d{1,2}){2,5})(?![\w-])"
+    rf"(?!{B}(?i:{_UNIT})\b)"
+)
+# a code may follow its label after a blank alone ("combination 1-9-8-4"), but then right after it
+_CODE_RE = re.compile(rf"(?i:\b{_CODE})(?:{FOR}(?i:{CONNECT}|,{B})|(?i:{BEFORE_COLON})|{B})['\"`(]?{_DIGITS}")
+#: "the padlock on the storage cage is 1066", "Alarm - 1-9-7-3", "garage keypad -> 5172": a physical lock,
+#: a few words, then "is" or a colon (never a blank alone: "door 2041" is a room)
+_LOCK_RE = re.compile(
+    rf"(?i:\b{_PHYSICAL}\b(?:{B}[\w'’-]+){{0,3}}?(?:{CONNECT}(?:armed{B}with{B})?|{B}is{B}armed{B}with{B}))"
+    rf"['\"`]?{_DIGITS}"
+)
+#: "the padlock opens with 4471", "4471 opens the shed", "1357 disarms the alarm"
+_OPENS_RE = re.compile(
+    rf"(?i:\b{_LOCK}\b[^\n.]{{0,40}}?\b(?:opens|unlocks|disarms)(?:{B}with)?){B}['\"`]?(?P<v>\d{{4,8}})(?![\w-])"
+    rf"|(?:^|(?<=[\s(]))(?P<dv>\d{{4,8}}){B}(?i:opens|unlocks|disarms)\b"
+)
+#: "CVV 123", "CVC: 4412": a card's check digits
+_CARD_CHECK_RE = re.compile(rf"(?i:\b(?:cvv2?|cvc2?|csc)){FOR}(?i:{CONNECT}|{B})['\"`]?(?P<v>\d{{3,4}})(?![\w-])")
+#: "type 1357 on the keypad", "enter 0911 on the alarm panel", "punch in 6620": a number keyed into a lock
+_KEYED_RE = re.compile(rf"(?i:\b(?:type|enter|punch{B}in|key{B}in|dial)){B}['\"`]?(?P<v>\d{{4,8}})(?![\w-])")
+_LOCK_NEAR_RE = re.compile(rf"(?i:\b{_LOCK}\b)")
+
+_FORMS: tuple[Form, ...] = (
+    ("spoken-code", _CODE_RE, ("pin", "puk", "pass", "combin", "combo", "digit", "code", "codice", "código", "kod"),
+     None),  # fmt: skip
+    ("spoken-code", _LOCK_RE, ("door", "gate", "safe", "lock", "box", "garage", "keypad", "shed", "storage",
+                               "mailbox", "intercom", "alarm", "cadeado", "candado", "tür", "deur", "porte", "puerta",
+                               "kluis", "tresor", "domofon"), None),  # fmt: skip
+    ("spoken-code", _OPENS_RE, ("opens", "unlocks", "disarms"), None),
+    ("spoken-code", _CARD_CHECK_RE, ("cvv", "cvc", "csc"), None),
+)
+
+
+def code_candidates(text: str) -> Iterator[tuple[str, int, int]]:
+    """Codes said in a sentence (see the module's docstring)."""
+    yield from run_forms(text, _FORMS)
+    folded = text.lower()
+    if not any(k in folded for k in ("type", "enter", "punch", "key in", "dial")):
+        return
+    for match in _KEYED_RE.finditer(text):
+        start, end = match.span("v")
+        sentence_start = max(text.rfind(".", 0, start), text.rfind("\n", 0, start)) + 1
+        stops = [i for i in (text.find(".", end), text.find("\n", end)) if i >= 0]
+        if _LOCK_NEAR_RE.search(text, sentence_start, min(stops, default=len(text))):
+            yield "spoken-code", start, end
