@@ -43,6 +43,7 @@ LEFT = [
     "Type 1234 in the quantity field to order a box.",
     "Enter 2024 as the year of the report.",
     "Postal code 10115, Berlin.",
+    "Safe harbor rules: 2018 revision.",
 ]
 
 

@@ -26,7 +26,7 @@ _PHYSICAL = (
     r"|taquilla|armadietto|spind|garagem|garaje)"
 )
 _LOCK = rf"(?:{_PHYSICAL}|alarm(?:e|a)?|allarme|access|entry|security|unlock|acc[eè]s|acceso|accesso|entrée)"
-_NUMBER_WORD = r"(?:code|codes|codice|código|kod|koden|code)"
+_NUMBER_WORD = r"(?:codes?|codice|código|kod|koden)"
 #: "PIN", "PUK", "passcode", "combination", "door code", "6-digit code", "Türcode", "Portkoden",
 #: "code to the safe", "código do cadeado da bicicleta", "Kod do domofonu"
 _CODE = (
@@ -47,11 +47,12 @@ _DIGITS = (
 )
 # a code may follow its label after a blank alone ("combination 1-9-8-4"), but then right after it
 _CODE_RE = re.compile(rf"(?i:\b{_CODE})(?:{FOR}(?i:{CONNECT}|,{B})|(?i:{BEFORE_COLON})|{B})['\"`(]?{_DIGITS}")
-#: "the padlock on the storage cage is 1066", "Alarm - 1-9-7-3", "garage keypad -> 5172": a physical lock,
-#: a few words, then "is" or a colon (never a blank alone: "door 2041" is a room)
+#: "the storage cage is 1066", "garage keypad -> 5172", "alarm panel disarm is 6672": a physical lock, at
+#: most one word, then "is" or a colon (never a blank alone: "door 2041" is a room), and never a year
+#: ("Safe harbor: 2018")
 _LOCK_RE = re.compile(
-    rf"(?i:\b{_PHYSICAL}\b(?:{B}[\w'’-]+){{0,3}}?(?:{CONNECT}(?:armed{B}with{B})?|{B}is{B}armed{B}with{B}))"
-    rf"['\"`]?{_DIGITS}"
+    rf"(?i:\b{_PHYSICAL}\b(?:{B}[\w'’-]+)?(?:{CONNECT}(?:armed{B}with{B})?|{B}is{B}armed{B}with{B}))"
+    rf"['\"`]?(?!(?:19|20)\d\d(?![\w-])){_DIGITS}"
 )
 #: "the padlock opens with 4471", "4471 opens the shed", "1357 disarms the alarm"
 _OPENS_RE = re.compile(
