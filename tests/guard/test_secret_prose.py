@@ -1,8 +1,9 @@
-"""Secrets said in a sentence, as a memory holds them, and the look-alikes that stay.
+"""Secrets said in prose, as a memory holds them, and the look-alikes that stay.
 
-Each form of `gno.guard.secret_spoken` has a sentence it must redact and one it must leave: the label,
-what the secret is for, the connector and the value's shape all have to agree. Passwords are joined at
-run time so no literal here reads as a credential to a scanner.
+`gno.guard.secret_spoken` (passwords, keys, seed phrases, login pairs, security answers, table cells) and
+`gno.guard.secret_codes` (PINs and lock codes): each form has a sentence it must redact and one it must
+leave; the label, what the secret is for, the connector and the value's shape all have to agree. Passwords
+are joined at run time so no literal here reads as a credential to a scanner.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from gno.guard import redact_secrets
+from gno.guard.secret_codes import code_candidates
 from gno.guard.secret_spoken import spoken_candidates
 
 PW = "pass" + "word"
@@ -37,6 +39,24 @@ SAID = [
     ("backup codes: 1234 5678", "1234 5678"),
     ("Het wachtwoord is Tulp!" + "2024", "Tulp!" + "2024"),
     (f"her laptop {PW} is 'tulips in april'", "tulips in april"),
+    # codes: a bare number counts only where the sentence names what it opens
+    ("PUK for the spare SIM: 20481736", "20481736"),
+    ("Screen Time passcode on the tablet is 0626.", "0626"),
+    ("Pincode van de kluis op zolder: 915273", "915273"),
+    ("Portkoden är 4539, tryck sedan på nyckeln.", "4539"),
+    ("Kod do domofonu: 1256", "1256"),
+    ("Türcode Hintereingang: 3490 (gilt ab Montag)", "3490"),
+    ("Código do cadeado da bicicleta: 8-1-5-3", "8-1-5-3"),
+    ("Code de la porte d'entrée : 72B41", "72B41"),
+    ("Mailbox combo (post room, box 38): 19-27-4", "19-27-4"),
+    ("the padlock on the storage cage is 1066 now", "1066"),
+    ("garage keypad -> 5172", "5172"),
+    ("The hotel room safe is set to 1707, I'll change it on Friday.", "1707"),
+    ("Type 1357 on the keypad to disarm, you have thirty seconds.", "1357"),
+    ("At the garage door, punch in 6620 then press the star key.", "6620"),
+    ("4471 opens the shed, the big padlock on the left.", "4471"),
+    ("Board call Thursday, meeting passcode 884213.", "884213"),
+    ("the user keeps the same 6-digit code, 731904, for the front gate", "731904"),
 ]
 
 LEFT = [
@@ -61,6 +81,17 @@ LEFT = [
     "User research / Q3-2024 results",
     "Security: 2024 audit",
     "The security question is Where were you born",
+    "Error code 4012 means the card was declined.",
+    "Room 4021, gate B12, flight LH4521, order 58213.",
+    "Pin 13 drives the LED.",
+    "Alarm: 0700, then the standup at 0930.",
+    "The lock file is 4096 bytes.",
+    "The safe is 1200 mm wide and the door 2040 mm high.",
+    "The gate closes at 2200 on weekdays.",
+    "Type 1234 in the quantity field to order a box.",
+    "Enter 2024 as the year of the report.",
+    "Postal code 10115, Berlin.",
+    "Safe harbor rules: 2018 revision.",
 ]
 
 
@@ -71,8 +102,8 @@ def test_a_secret_said_in_a_sentence_is_redacted(text: str, secret: str) -> None
 
 
 @pytest.mark.parametrize("text", LEFT)
-def test_talk_of_secrets_and_numbers_that_are_not_stays(text: str) -> None:
-    assert list(spoken_candidates(text)) == []
+def test_talk_of_secrets_and_numbers_that_open_nothing_stays(text: str) -> None:
+    assert list(spoken_candidates(text)) == [] and list(code_candidates(text)) == []
     assert redact_secrets(text).text == text
 
 
