@@ -40,6 +40,8 @@ SAID = [
     ("Het wachtwoord is Tulp!" + "2024", "Tulp!" + "2024"),
     (f"her laptop {PW} is 'tulips in april'", "tulips in april"),
     # codes: a bare number counts only where the sentence names what it opens
+    ("[09:14] Lena: what's the code for the bike shed again?\n[09:15] Marco: 2907", "2907"),
+    ("Priya shared the code for the bike storage room (3141) with the intern.", "3141"),
     ("PUK for the spare SIM: 20481736", "20481736"),
     ("Screen Time passcode on the tablet is 0626.", "0626"),
     ("Pincode van de kluis op zolder: 915273", "915273"),
@@ -92,6 +94,7 @@ LEFT = [
     "Enter 2024 as the year of the report.",
     "Postal code 10115, Berlin.",
     "Safe harbor rules: 2018 revision.",
+    "Which error code did the import end with?\nBob: 4012",
 ]
 
 

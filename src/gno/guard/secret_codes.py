@@ -46,7 +46,9 @@ _DIGITS = (
     rf"(?!{B}(?i:{_UNIT})\b)"
 )
 # a code may follow its label after a blank alone ("combination 1-9-8-4"), but then right after it
-_CODE_RE = re.compile(rf"(?i:\b{_CODE})(?:{FOR}(?i:{CONNECT}|,{B})|(?i:{BEFORE_COLON})|{B})['\"`(]?{_DIGITS}")
+_CODE_RE = re.compile(
+    rf"(?i:\b{_CODE})(?:{FOR}(?i:{CONNECT}|,{B}|{B}(?=\())|(?i:{BEFORE_COLON})|{B})['\"`(]?{_DIGITS}"
+)
 #: "the storage cage is 1066", "garage keypad -> 5172", "alarm panel disarm is 6672": a physical lock, at
 #: most one word, then "is" or a colon (never a blank alone: "door 2041" is a room), and never a year
 #: ("Safe harbor: 2018")
@@ -64,6 +66,12 @@ _CARD_CHECK_RE = re.compile(rf"(?i:\b(?:cvv2?|cvc2?|csc)){FOR}(?i:{CONNECT}|{B})
 #: "type 1357 on the keypad", "enter 0911 on the alarm panel", "punch in 6620": a number keyed into a lock
 _KEYED_RE = re.compile(rf"(?i:\b(?:type|enter|punch{B}in|key{B}in|dial)){B}['\"`]?(?P<v>\d{{4,8}})(?![\w-])")
 _LOCK_NEAR_RE = re.compile(rf"(?i:\b{_LOCK}\b)")
+#: a chat line asking for a code ("what's the code for the bike shed again?"), and the reply's bare number
+#: on the next line ("Marco: 2907"), a speaker's name or a time stamp before it
+_ASKED_RE = re.compile(rf"(?i:\b{_CODE}\b[^\n]{{0,60}}\?)[^\S\n]*\n")
+_REPLY_RE = re.compile(
+    r"[^\S\n]*(?:\[[^\]\n]{1,20}\][^\S\n]*)?(?:[\w .'’-]{1,30}:[^\S\n]*)?(?P<v>\d{4,8})[^\S\n]*(?:\n|$)"
+)
 
 _FORMS: tuple[Form, ...] = (
     ("spoken-code", _CODE_RE, ("pin", "puk", "pass", "combin", "combo", "digit", "code", "codice", "código", "kod"),
@@ -77,8 +85,13 @@ _FORMS: tuple[Form, ...] = (
 
 
 def code_candidates(text: str) -> Iterator[tuple[str, int, int]]:
-    """Codes said in a sentence (see the module's docstring)."""
+    """Codes said in a sentence (see the module's docstring), or given as the reply to a question for one."""
     yield from run_forms(text, _FORMS)
+    if "?" in text:
+        for asked in _ASKED_RE.finditer(text):
+            reply = _REPLY_RE.match(text, asked.end())
+            if reply:
+                yield "spoken-code", reply.start("v"), reply.end("v")
     folded = text.lower()
     if not any(k in folded for k in ("type", "enter", "punch", "key in", "dial")):
         return
