@@ -95,6 +95,8 @@ LEFT = [
     "Postal code 10115, Berlin.",
     "Safe harbor rules: 2018 revision.",
     "Which error code did the import end with?\nBob: 4012",
+    "Tor: 9050, the SOCKS port of the local proxy.",
+    "Enter 8080 for the access port of the proxy.",
 ]
 
 

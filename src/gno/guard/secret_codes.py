@@ -21,7 +21,7 @@ from gno.guard.secret_phrasing import BEFORE_COLON, CONNECT, FOR, B, Form, O, ru
 _PHYSICAL = (
     rf"(?:door|gate|safe|locker|lockbox|keybox|key{B}box|garage(?:{B}door)?(?:{B}opener)?|keypad|padlock"
     rf"|front{B}door|shed|storage{B}(?:unit|room|cage)|mailbox|intercom|bike{B}lock|alarm{B}panel"
-    r"|cadeado|candado|lucchetto|schloss|kłódka|hänglås|porte|puerta|porta|portão|portón|cancello|tür|tor|deur|poort"
+    r"|cadeado|candado|lucchetto|schloss|kłódka|hänglås|porte|puerta|porta|portão|portón|cancello|tür|deur|poort"
     r"|drzwi|dörr(?:en)?|domofon[a-z]*|interphone|citofono|kluis|coffre|cassaforte|tresor|sejf|kassaskåp|casier"
     r"|taquilla|armadietto|spind|garagem|garaje)"
 )
@@ -65,7 +65,8 @@ _OPENS_RE = re.compile(
 _CARD_CHECK_RE = re.compile(rf"(?i:\b(?:cvv2?|cvc2?|csc)){FOR}(?i:{CONNECT}|{B})['\"`]?(?P<v>\d{{3,4}})(?![\w-])")
 #: "type 1357 on the keypad", "enter 0911 on the alarm panel", "punch in 6620": a number keyed into a lock
 _KEYED_RE = re.compile(rf"(?i:\b(?:type|enter|punch{B}in|key{B}in|dial)){B}['\"`]?(?P<v>\d{{4,8}})(?![\w-])")
-_LOCK_NEAR_RE = re.compile(rf"(?i:\b{_LOCK}\b)")
+#: the lock a keyed number goes into: a physical one or an alarm ("Enter 8080 for the access port" keys nothing)
+_LOCK_NEAR_RE = re.compile(rf"(?i:\b(?:{_PHYSICAL}|alarm(?:e|a)?|allarme)\b)")
 #: a chat line asking for a code ("what's the code for the bike shed again?"), and the reply's bare number
 #: on the next line ("Marco: 2907"), a speaker's name or a time stamp before it
 _ASKED_RE = re.compile(rf"(?i:\b{_CODE}\b[^\n]{{0,60}}\?)[^\S\n]*\n")
