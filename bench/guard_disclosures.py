@@ -16,7 +16,9 @@ the first set (117 texts, 67 secrets, in other styles: an agent's third-person r
 comments, timestamped chat lines), all report: it is scored, never read while rules are written.
 ``bench/guard_disclosures_more.jsonl`` is a third set by a third writer (198 texts, 129 secrets: table cells,
 command-line flags, values before their label, key: value blocks, eight languages), all tune: written after
-the first rules, its misses shaped the second round.
+the first rules, its misses shaped the second round. ``bench/guard_disclosures_casual.jsonl`` is a fourth, by
+a fourth writer (234 texts, 147 secrets: terse fragments, arrows and emoji, JSON, corrections, "it's now …"),
+all tune as well.
 
 Usage: ``python bench/guard_disclosures.py [--show-misses]``.
 """
@@ -38,6 +40,8 @@ DATA = REPO / "bench" / "guard_disclosures.jsonl"
 HELD_OUT = REPO / "bench" / "guard_disclosures_heldout.jsonl"
 #: a third set by a third writer (tables, command lines, values before their label, eight languages): all tune
 MORE = REPO / "bench" / "guard_disclosures_more.jsonl"
+#: a fourth set by a fourth writer, casual and terse (fragments, arrows, emoji, JSON, corrections): all tune
+CASUAL = REPO / "bench" / "guard_disclosures_casual.jsonl"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -45,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show-misses", action="store_true", help="print the tune half's misses and false positives")
     args = parser.parse_args(argv)
     print("Memory-shaped secrets: value gone / look-alike changed")
-    for path in (DATA, MORE, HELD_OUT):
+    for path in (DATA, MORE, CASUAL, HELD_OUT):
         rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
         print(f" {path.name}")
         _score(rows, show=args.show_misses)

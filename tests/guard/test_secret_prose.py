@@ -39,7 +39,19 @@ SAID = [
     ("backup codes: 1234 5678", "1234 5678"),
     ("Het wachtwoord is Tulp!" + "2024", "Tulp!" + "2024"),
     (f"her laptop {PW} is 'tulips in april'", "tulips in april"),
+    (f"The {PW} for the shared drive changed; it is now Ferrous_" + "Owl_8.", "Ferrous_" + "Owl_8"),
+    ("new laptop login → Brindle&" + "Moss77", "Brindle&" + "Moss77"),
+    ("u: jbrooks p: Cardamom!" + "82", "Cardamom!" + "82"),
+    ("curl -u admin:Halyard#" + "77 http://localhost:8080/api/health", "Halyard#" + "77"),
+    ("The API key for the mapping service is c92e4b7a10f35d68e2b9.", "c92e4b7a10f35d68e2b9"),
+    (f"wifi {PW[:1]}w 'blue kettle forty'", "blue kettle forty"),
     # codes: a bare number counts only where the sentence names what it opens
+    ('{"user": "mkhan", "pin": "2958"}', "2958"),
+    ("User corrected the garage code: it is 8147, the previous note was wrong.", "8147"),
+    ("car keypad 73915", "73915"),
+    ("door 6318# then the hall light", "6318"),
+    ("💳 4930 is the card pin", "4930"),
+    ("otp 604219 (expires 5 min)", "604219"),
     ("[09:14] Lena: what's the code for the bike shed again?\n[09:15] Marco: 2907", "2907"),
     ("Priya shared the code for the bike storage room (3141) with the intern.", "3141"),
     ("PUK for the spare SIM: 20481736", "20481736"),
@@ -97,6 +109,10 @@ LEFT = [
     "Which error code did the import end with?\nBob: 4012",
     "Tor: 9050, the SOCKS port of the local proxy.",
     "Enter 8080 for the access port of the proxy.",
+    "ship to pin code 560034",
+    "error 403 on login even tho pw is wrong?",
+    "Pass `{encoding = \"text/markdown\"}` to the call.",
+    "score 3 - 1, kickoff 1930, gate 12",
 ]
 
 

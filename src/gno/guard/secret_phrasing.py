@@ -25,9 +25,10 @@ FOR = (
     rf"(?:{O}\([^)\n]{{1,40}}\))?"
 )
 _VERB = r"(?:is|was|are|were|è|es|ist|est|é|era|war|lautet|är|jest|blijft)"
-#: "is", "is now", "was changed to", "set to", "'s", ":", "=", "->", " - "
+#: "is", "is now", "was changed to", "set to", "as", "'s", ":", "=", "->", "➜", " - "; a quoted key closes
+#: first (`"pin": "2958"`)
 CONNECT = (
-    rf"(?:{O}(?::|=|->|→|—|–){O}|{B}-{B}|['’]s{B}"
+    rf"(?:['\"]?{O}(?::|=|->|=>|→|➜|⇒|—|–){O}|{B}-{B}|['’]s{B}|{B}as{B}"
     rf"|{B}{_VERB}(?:{B}(?:now|still))?(?:{B}(?:changed|set|reset|updated){B}to)?{B}"
     rf"|{B}(?:(?:has|have){B}been{B})?(?:changed|set|reset|updated){B}to{B}"
     rf"|{B}to{B})"

@@ -20,7 +20,7 @@ from gno.guard.secret_values import is_placeholder, looks_random, wordiness
 
 _PASSWORD = (
     rf"(?:pass(?:word|phrase|code)s?|pass{B}phrase|pass(?={O}[:=])|passwd|passwort|kennwort|contrase[ñn]a|clave"
-    rf"|wachtwoord|lösenord(?:et)?|passord|adgangskode|salasana|has[łl]o|heslo|mot{B}de{B}passe|senha|pwd|pw"
+    rf"|wachtwoord|lösenord(?:et)?|passord|adgangskode|salasana|has[łl]o|heslo|mot{B}de{B}passe|senha|pwd|pw|psk"
     rf"|(?:pre-?shared|shared|encryption|wi-?fi|wlan|wpa2?|network){B}(?:key|secret)|shared{B}secret"
     rf"|auth(?:entication)?{B}(?:string|secret))"
 )
@@ -29,14 +29,39 @@ _KEY = (
     rf"|(?:recovery|backup){B}(?:codes?|keys?))"
 )
 #: a quoted passphrase may hold blanks: "passphrase: 'purple giraffe eats cold pizza at noon'"
-_QUOTED = r"['\"`“‘](?P<pv>[^\s'\"`”’][^\n'\"`”’]{3,80}?)['\"`”’]"
+_QUOTED = r"['\"`“‘](?P<pv>[A-Za-z0-9][A-Za-z0-9 '’-]{3,80}?)['\"`”’]"  # words, not code
 
 _PASSWORD_RE = re.compile(rf"(?i:\b{_PASSWORD}){FOR}(?i:{CONNECT})(?:{_QUOTED}|{VALUE})")
 #: "enter the passphrase (stonefruit_42_mirror)": in brackets only a typed password ("password (MD5)" and
 #: "(_right!?_)" are remarks)
 _BRACKETED_RE = re.compile(rf"(?i:\b{_PASSWORD}){O}\({O}(?P<v>[^\s()]{{4,100}})\)")
 #: "password Summer2024!", "user admin, pass Kx7#pLm2Qz": after a blank alone only a typed password
-_PASSWORD_BLANK_RE = re.compile(rf"(?i:\b(?:{_PASSWORD}|pass)){B}{VALUE}")
+_PASSWORD_BLANK_RE = re.compile(
+    rf"(?i:\b{_PASSWORD})(?:{O}\([^)\n]{{1,40}}\))?{B}(?:{_QUOTED}|{VALUE})|(?i:\bpass){B}(?P<dv>[^\s'\"`”’]{{4,100}})"
+)
+#: "new laptop login → Brindle&Moss77": a login's value counts only with letters, digits and a symbol (a
+#: user name has no symbol); "🔑 Tamarind#09", "🔐 bank app: 660138"
+_LOGIN_RE = re.compile(
+    rf"(?:(?i:\blog(?:-|{O})?in){FOR}(?i:{CONNECT})|[🔑🔐](?:{O}[\w .'’-]{{1,30}}:)?{O}){VALUE}"
+)
+#: "The password for the shared drive changed; it is now Ferrous_Owl_8", "pw for wp-admin? its Oriole88":
+#: the value after "it is now" / "the new one is" / "its", the label earlier on the line
+_LATER_RE = re.compile(
+    rf"(?i:\b(?:{_PASSWORD}|pass)\b[^\n]{{0,80}}?\b(?:it['’]?s|it{B}is|the{B}new{B}one(?:['’]s|{B}is)"
+    rf"|new{B}one(?:['’]s|{B}is)|the{B}correct{B}one{B}is)(?:{B}now)?){B}{VALUE}"
+)
+#: "u: jbrooks p: Cardamom!82", "curl -u admin:Halyard#77", "db root: Ql7!mvB3sT"
+_SHORT_PAIR_RE = re.compile(
+    rf"(?i:\bu(?:ser)?:{O}[\w.@+-]+[,;]?{B}p(?:w|wd|ass)?:){O}(?P<v>[^\s'\"]{{4,100}})"
+    rf"|(?:^|(?<=\s))-u{B}[\w.@+-]+:(?P<dv>[^\s'\"]{{4,100}})"
+    rf"|(?i:\b(?:root|admin)){O}:{B}(?P<pv>[^\s'\"]{{6,100}})"
+)
+#: "API key for the mapping service is c92e4b7a…", "API key for weather svc 7d3f0a9b…", "webhook signing
+#: secret for the staging endpoint is 3e8b…": a key's label, what it is for, then a generated value
+_API_KEY_RE = re.compile(
+    rf"(?<![?&/=.])(?i:\b(?:api{B}key|access{B}key|(?:signing|webhook|client|app){B}secret|token|secret{B}key)){FOR}"
+    rf"(?i:{CONNECT}|{B})['\"`]?(?!0x)(?P<v>(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{{16,100}})(?![\w-])"
+)
 #: "mysqldump -u backup -p'Ty7#kW3nQ'", "--password=…": a command line's password flag
 _FLAG_RE = re.compile(r"(?:^|(?<=\s))(?:-p|--password[= ])['\"]?(?P<v>[^\s'\"]{4,100})")
 #: "SSID Riverside / key W@terfall22": a network named, then its key
@@ -75,8 +100,9 @@ _ADDRESS_PAIR_RE = re.compile(
 _ANSWER_RE = re.compile(
     rf"(?i:\b(?:(?:maiden{B}name|pet['’]?s?{B}name)[^\n.]{{0,40}}?(?::|\bis)"
     rf"|security{B}(?:question|answer)[^\n.]{{0,60}}?answer(?:{O}:|{B}is)|security{B}answer{O}:"
-    rf"|answer{B}to{B}(?:['\"‘“][^\n'\"’”]{{3,60}}['\"’”]|[^\n.]{{0,40}}?security{B}question)[^\n.]{{0,60}}?"
-    rf"(?::|\bis)){B})['\"`]?(?P<v>[A-Z][\w'’-]+(?:{B}[A-Z][\w'’-]+)?)"
+    rf"|answer{B}to{B}(?:[^\n.'\"‘“]{{0,30}}['\"‘“][^\n'\"’”]{{3,60}}['\"’”]|[^\n.]{{0,40}}?security{B}question)"
+    rf"[^\n.]{{0,60}}?(?::|\bis)|(?:security{B}answer|sec{B}q\b)[^\n.]{{0,60}}?(?::|=|->|\bis)"
+    rf"|security{B}question[^\n.]{{0,40}}?:[^\n.]{{1,40}}?(?:=|->|:)){B})['\"`]?(?P<v>[A-Z][\w'’-]+(?:{B}[A-Z][\w'’-]+)?)"
 )
 _GROUPED_RE = re.compile(r"[A-Za-z0-9]{3,8}(?:-[A-Za-z0-9]{3,8}){2,}")
 _DIGIT_GROUPS_RE = re.compile(r"\d{4,8}(?:-\d{4,8}){2,}")  # "418253-092114-660781-…": a BitLocker key
@@ -89,6 +115,8 @@ def _password_like(value: str) -> bool:
     words joined by hyphens ("purple-lantern-river")."""
     if is_placeholder(value) or value.startswith(("http", "www.")):
         return False
+    if value.rstrip("?!").isalpha() and not any(c.isupper() for c in value[1:]):
+        return False  # "pw is wrong?", "Password!": a word and its punctuation
     has_alpha = any(c.isalpha() for c in value)
     if has_alpha and (any(c.isdigit() for c in value) or has_symbol(value)):
         return True
@@ -126,6 +154,27 @@ def _typed_password(value: str) -> bool:
     return not is_placeholder(value) and has_alpha and has_digit and (len(value) >= 8 or has_symbol(value))
 
 
+def _blank_password(value: str) -> bool:
+    """After a blank alone: a typed password, or a quoted passphrase ("wifi pw 'blue kettle forty'")."""
+    return _accept_password(value) if " " in value else _typed_password(value)
+
+
+def _symbolic_password(value: str) -> bool:
+    """Letters, digits and a symbol other than an address's: what a user name never is; or a PIN's digits."""
+    if value.isdigit():
+        return 4 <= len(value) <= 8
+    return _typed_password(value) and has_symbol(value.replace("@", "")) and "://" not in value
+
+
+def _generated(value: str) -> bool:
+    """A generated key: 16 or more characters of hex with letters and digits, or a random-looking token."""
+    hexed = re.fullmatch(r"[0-9a-fA-F]{16,}", value) is not None
+    mixed = any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+    if is_placeholder(value) or value.lower().startswith("0x"):  # a contract or wallet address is public
+        return False
+    return (hexed and mixed) or (looks_random(value, 16) and wordiness(value) < 0.5)
+
+
 def _accept_pair(value: str) -> bool:
     return _password_like(value) and "@" not in value and "://" not in value
 
@@ -138,14 +187,19 @@ def _accept_grouped_key(value: str) -> bool:
     return _key_like(value, generated=False)
 
 
-_PASSWORD_NEEDLES = ("pass", "pw", "kennwort", "contrase", "clave", "mot de", "senha", "key", "secret", "wachtwoord",
-                     "lösenord", "adgangskode", "salasana", "hasło", "haslo", "heslo", "auth")  # fmt: skip
+_PASSWORD_NEEDLES = ("pass", "pw", "psk", "kennwort", "contrase", "clave", "mot de", "senha", "key", "secret",
+                     "wachtwoord", "lösenord", "adgangskode", "salasana", "hasło", "haslo", "heslo",
+                     "auth")  # fmt: skip
 _KEY_NEEDLES = ("licen", "product", "activation", "serial", "recovery", "backup")
 _FORMS: tuple[Form, ...] = (
     ("spoken-password", _PASSWORD_RE, _PASSWORD_NEEDLES, _accept_password),
     ("spoken-password", _NAMED_AFTER_RE, _PASSWORD_NEEDLES, _accept_password),
-    ("spoken-password", _PASSWORD_BLANK_RE, _PASSWORD_NEEDLES, _typed_password),
+    ("spoken-password", _PASSWORD_BLANK_RE, _PASSWORD_NEEDLES, _blank_password),
     ("spoken-password", _BRACKETED_RE, _PASSWORD_NEEDLES, _typed_password),
+    ("spoken-password", _LOGIN_RE, ("login", "log-in", "log in", "🔑", "🔐"), _symbolic_password),
+    ("spoken-password", _LATER_RE, _PASSWORD_NEEDLES, _accept_password),
+    ("login-pair", _SHORT_PAIR_RE, ("u:", "user:", "-u", "root", "admin"), _symbolic_password),
+    ("spoken-key", _API_KEY_RE, ("key", "secret", "token"), _generated),
     ("spoken-password", _FLAG_RE, ("-p", "--password"), _typed_password),
     ("spoken-password", _NETWORK_RE, ("ssid", "network", "wifi", "wi-fi", "wlan"), _accept_password),
     ("spoken-key", _KEY_RE, _KEY_NEEDLES, _accept_generated_key),

@@ -140,9 +140,9 @@ _WINDOWED: tuple[tuple[int, _Detector], ...] = (
     (4, assignment_candidates),
     (5, block_candidates),
     (6, disclosure_candidates),
-    (6, spoken_candidates),
-    (6, code_candidates),
     (7, labelled_candidates),
+    (7, spoken_candidates),  # after the older rules on a tie: their rule names stay
+    (7, code_candidates),
     (7, authorization_candidates),
     (8, keyed_token_candidates),
     (8, prefixed_token_candidates),
