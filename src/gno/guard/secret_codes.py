@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from gno.guard.secret_phrasing import BEFORE_COLON, CONNECT, FOR, B, Form, O, run_forms
+from gno.guard.secret_phrasing import BEFORE_COLON, CONNECT, FOR, LATER, B, Form, O, run_forms
 
 #: what a code opens, in the languages a memory is written in; the physical ones may head a code alone
 _PHYSICAL = (
@@ -46,23 +46,24 @@ _DIGITS = (
     r"(?P<v>\d{4,8}|\d{1,3}[A-Z]\d{1,4}|\d(?:[- ]\d){3,7}|\d{2}(?: \d{2}){1,3}|\d{1,2}(?:-\d{1,2}){2,5})(?![\w-])"
     rf"(?!{B}(?i:{_UNIT})\b)"
 )
+_NOT_A_YEAR = r"(?!(?:19|20)\d\d(?![\w-]))"  # "Safe harbor rules: 2018", "code for 2024"
 # a code may follow its label after a blank alone ("combination 1-9-8-4"), but then right after it
 _CODE_RE = re.compile(
     rf"(?i:\b{_CODE})(?:{FOR}(?i:{CONNECT}|,{B}|{B}(?=\())|(?i:{BEFORE_COLON})|{FOR}{B})['\"`(]?"
-    rf"(?!(?:19|20)\d\d(?![\w-])){_DIGITS}"
+    rf"{_NOT_A_YEAR}{_DIGITS}"
 )
 #: "the storage cage is 1066", "garage keypad -> 5172", "alarm panel disarm is 6672": a physical lock, at
 #: most one word, then "is" or a colon (never a blank alone: "door 2041" is a room), and never a year
 #: ("Safe harbor: 2018")
 _LOCK_RE = re.compile(
     rf"(?i:\b{_PHYSICAL}\b(?:{B}[\w'’-]+)?(?:{CONNECT}(?:armed{B}with{B})?|{B}is{B}armed{B}with{B}))"
-    rf"['\"`]?(?!(?:19|20)\d\d(?![\w-])){_DIGITS}"
+    rf"['\"`]?{_NOT_A_YEAR}{_DIGITS}"
 )
 #: "car keypad 73915", "padlock 4471": a word that is nothing but a lock, then the number; "door 6318#": a
 #: number keyed with its closing # or * after any physical lock
 _KEYPAD_RE = re.compile(
     rf"(?i:\b(?:keypad|padlock|lockbox|keybox|key{B}box|bike{B}lock|combination{B}lock)){B}['\"`]?"
-    rf"(?!(?:19|20)\d\d(?![\w-])){_DIGITS}"
+    rf"{_NOT_A_YEAR}{_DIGITS}"
     rf"|(?i:\b{_PHYSICAL}\b){B}(?P<dv>\d{{4,8}})(?=[#*])"
 )
 #: "4930 is the card pin", "3318 - bike lock": the number first, then what it is
@@ -73,8 +74,7 @@ _NAMED_AFTER_RE = re.compile(
 #: "the garage code … it is 8147", "voicemail PIN changed; the new one is 1 4 8 2": a code named, and its
 #: number after "it is" / "the new one is" / "its" later on the line
 _LATER_RE = re.compile(
-    rf"(?i:\b{_CODE}\b[^\n]{{0,80}}?\b(?:it['’]?s|it{B}is|the{B}new{B}one(?:['’]s|{B}is)|new{B}one(?:['’]s|{B}is)"
-    rf"|the{B}correct{B}one{B}is)(?:{B}now)?){B}['\"`]?(?!(?:19|20)\d\d(?![\w-])){_DIGITS}"
+    rf"(?i:\b{_CODE}\b[^\n]{{0,80}}?\b{LATER}){B}['\"`]?{_NOT_A_YEAR}{_DIGITS}"
 )
 #: "the padlock opens with 4471", "4471 opens the shed", "1357 disarms the alarm"
 _OPENS_RE = re.compile(

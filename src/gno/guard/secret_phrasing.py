@@ -35,9 +35,13 @@ CONNECT = (
 )
 #: a label's few own words before a colon: "Türcode Hintereingang: 3490", "PIN work phone: 1234"
 BEFORE_COLON = rf"(?:{B}[^\s:]+){{1,3}}{O}:{O}"
+#: a value given later on the line than its label: "it is now …", "its …", "the new one is …"
+LATER = (
+    rf"(?:it['’]?s|it{B}is|the{B}new{B}one(?:['’]s|{B}is)|new{B}one(?:['’]s|{B}is)|the{B}correct{B}one{B}is)"
+    rf"(?:{B}now)?"
+)
 VALUE = r"(?P<q>['\"`“‘]?)(?P<v>[^\s'\"`”’]{4,100})"
 _TRAILING = ".,;:)]}”’'\"`"
-_SYMBOLS = frozenset("!@#$%^&*+=?~|<>")
 
 #: (rule id, pattern, words one of which the text must hold for the pattern to run, the value's shape)
 Form = tuple[str, re.Pattern[str], tuple[str, ...], Callable[[str], bool] | None]
@@ -48,10 +52,6 @@ def span(match: re.Match[str]) -> tuple[int, int]:
     group = next(g for g in ("dv", "pv", "v") if g in match.re.groupindex and match.group(g) is not None)
     start, value = match.start(group), match.group(group)
     return start, start + len(value.rstrip(_TRAILING))
-
-
-def has_symbol(value: str) -> bool:
-    return any(c in _SYMBOLS for c in value)
 
 
 def run_forms(text: str, forms: tuple[Form, ...]) -> Iterator[tuple[str, int, int]]:

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import partial
 
-from gno.guard.secret_phrasing import CONNECT, FOR, VALUE, B, Form, O, has_symbol, run_forms
-from gno.guard.secret_values import is_placeholder, looks_random, wordiness
+from gno.guard.secret_phrasing import CONNECT, FOR, LATER, VALUE, B, Form, O, run_forms
+from gno.guard.secret_values import has_symbol, is_placeholder, looks_random, wordiness
 
 _PASSWORD = (
     rf"(?:pass(?:word|phrase|code)s?|pass{B}phrase|pass(?={O}[:=])|passwd|passwort|kennwort|contrase[ñn]a|clave"
@@ -47,8 +48,7 @@ _LOGIN_RE = re.compile(
 #: "The password for the shared drive changed; it is now Ferrous_Owl_8", "pw for wp-admin? its Oriole88":
 #: the value after "it is now" / "the new one is" / "its", the label earlier on the line
 _LATER_RE = re.compile(
-    rf"(?i:\b(?:{_PASSWORD}|pass)\b[^\n]{{0,80}}?\b(?:it['’]?s|it{B}is|the{B}new{B}one(?:['’]s|{B}is)"
-    rf"|new{B}one(?:['’]s|{B}is)|the{B}correct{B}one{B}is)(?:{B}now)?){B}{VALUE}"
+    rf"(?i:\b(?:{_PASSWORD}|pass)\b[^\n]{{0,80}}?\b{LATER}){B}{VALUE}"
 )
 #: "u: jbrooks p: Cardamom!82", "curl -u admin:Halyard#77", "db root: Ql7!mvB3sT"
 _SHORT_PAIR_RE = re.compile(
@@ -179,14 +179,6 @@ def _accept_pair(value: str) -> bool:
     return _password_like(value) and "@" not in value and "://" not in value
 
 
-def _accept_generated_key(value: str) -> bool:
-    return _key_like(value, generated=True)
-
-
-def _accept_grouped_key(value: str) -> bool:
-    return _key_like(value, generated=False)
-
-
 _PASSWORD_NEEDLES = ("pass", "pw", "psk", "kennwort", "contrase", "clave", "mot de", "senha", "key", "secret",
                      "wachtwoord", "lösenord", "adgangskode", "salasana", "hasło", "haslo", "heslo",
                      "auth")  # fmt: skip
@@ -202,8 +194,8 @@ _FORMS: tuple[Form, ...] = (
     ("spoken-key", _API_KEY_RE, ("key", "secret", "token"), _generated),
     ("spoken-password", _FLAG_RE, ("-p", "--password"), _typed_password),
     ("spoken-password", _NETWORK_RE, ("ssid", "network", "wifi", "wi-fi", "wlan"), _accept_password),
-    ("spoken-key", _KEY_RE, _KEY_NEEDLES, _accept_generated_key),
-    ("spoken-key", _KEY_BLANK_RE, _KEY_NEEDLES, _accept_grouped_key),
+    ("spoken-key", _KEY_RE, _KEY_NEEDLES, partial(_key_like, generated=True)),
+    ("spoken-key", _KEY_BLANK_RE, _KEY_NEEDLES, partial(_key_like, generated=False)),
     ("seed-phrase", _SEED_RE, ("seed", "phrase", "words", "mnemonic", "-word"), None),
     ("login-pair", _PAIR_RE, ("login", "log-in", "sign-in", "cred", "admin", "user", "root"), _accept_pair),
     ("login-pair", _ADDRESS_PAIR_RE, ("@",), _accept_pair),

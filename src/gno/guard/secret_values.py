@@ -72,6 +72,11 @@ _UPPER_RE = re.compile(r"[A-Z]")
 _LOWER_RE = re.compile(r"[a-z]")
 
 
+def has_symbol(value: str) -> bool:
+    """A character of `_SYMBOL_RE`: what a chosen password holds and a word or an identifier does not."""
+    return _SYMBOL_RE.search(value) is not None
+
+
 def looks_random(value: str, min_len: int = 8) -> bool:
     """A value that reads like a generated secret rather than a word or an identifier."""
     if len(value) < min_len or value.isdigit():
