@@ -3,8 +3,9 @@
 Stages (what runs offline here; every default chosen on `bench/retrieval_suite.py`):
 1. bm25: document-level FTS5, any-term match ranked by BM25 (`search` stays conjunctive first);
 2. vector: chunk-level cosine over the configured embedder, deduplicated to documents;
-3. fusion: calibrated scores, not ranks. BM25's scores are scaled to its best hit; a vector hit
-   earns credit by its margin over the median of its own query's pool, in units of the pool's
+3. fusion: calibrated scores, not ranks. BM25's scores are scaled to its best hit, times the share
+   of the query that hit holds (`held_share`: a long page matching only common words earns little);
+   a vector hit earns credit by its margin over the median of its own query's pool, in units of the pool's
    spread, so uniformly high cosines (short chat turns) carry little and a hit that stands out
    carries much. The legs are weighted (`DEFAULT_TRUST`): a document found by one leg keeps what
    that leg says about it, and a weak vector leg cannot drag BM25 down. `--thorough` adds
@@ -46,6 +47,7 @@ from gno.retrieve.grammar import (
     parse_query,
     word_tokens,
 )
+from gno.retrieve.held_share import held_share
 from gno.retrieve.search import build_hits
 from gno.retrieve.semantic import document_text
 from gno.store import documents as docs
@@ -410,10 +412,13 @@ class HybridRetriever:
             trust = trust_for(ranking.model_id)
         w_vec = trust.weight if vec_st.status == "active" and vec_st.ranked else 0.0
         vec_credit = margin_scaled([(d, vec_st.scores[d]) for d in vec_st.ranked], trust.spread, trust.floor)
-        legs: list[tuple[dict[int, float], float]] = [
-            (scaled_to_best([(h.doc_id, h.raw) for h in hits]), 1.0 - w_vec),
-            (vec_credit, w_vec),
-        ]
+        bm25_credit = scaled_to_best([(h.doc_id, h.raw) for h in hits])
+        held = 1.0
+        if w_vec and hits:  # beside a vector leg, BM25 earns what its #1 holds of the query (`held_share`)
+            top = docs.docs_by_ids(self.store, [hits[0].doc_id]).get(hits[0].doc_id)
+            held = held_share(self.store, pq, hits[0].doc_id, top.source_size) if top else 1.0
+            bm25_credit = {d: s * held for d, s in bm25_credit.items()}
+        legs: list[tuple[dict[int, float], float]] = [(bm25_credit, 1.0 - w_vec), (vec_credit, w_vec)]
         if opts.depth == "thorough" and bm25_st.ranked:
             prf = self._feedback(pq, f, [d for d, _ in _order(weighted_sum(legs))[:3]], pool)
             stages.append(prf)
@@ -422,7 +427,8 @@ class HybridRetriever:
         fus = Stage("fusion", ranked=[d for d, _ in fused], scores=dict(fused), cutoff=cand)
         fus.after = fus.ranked
         fus.reason = (
-            f"vector weight {w_vec:.2f}, full credit {trust.spread:g} deviations above the pool median"
+            f"vector weight {w_vec:.2f}, full credit {trust.spread:g} deviations above the pool median; "
+            f"BM25 credit x{held:.2f} (what its #1 holds of the query)"
             if w_vec
             else "BM25 only"
         )

@@ -114,9 +114,7 @@ def bm25_search(store: Store, expr: str, f: DocFilter, limit: int) -> list[BM25H
 
 def _window_may_answer(f: DocFilter) -> bool:
     """No filter, or only collections: the conditions a window's rows can be tested against."""
-    return not (
-        f.tags_any or f.tags_all or f.memory_scopes or f.current_facts_only or f.doc_ids is not None or f.as_of
-    )
+    return not (f.tags_any or f.tags_all or f.memory_scopes or f.current_facts_only or f.doc_ids is not None or f.as_of)
 
 
 def _window_sql(where: str, *, bounded: bool) -> str:
@@ -189,6 +187,13 @@ def count_matches(store: Store, expr: str, f: DocFilter, cap: int = 1000) -> int
         f"WHERE documents_fts MATCH ? AND d.active = 1{where} LIMIT ?)"
     )
     return int(_rows(store, sql, (expr, *params, cap))[0][0])
+
+
+def term_documents(store: Store, expr: str, cap: int) -> int:
+    """Rows of the full-text index matching `expr`, counted up to `cap`: a word's document frequency as
+    BM25's own IDF sees it (no filter, no join)."""
+    sql = "SELECT COUNT(*) FROM (SELECT 1 FROM documents_fts WHERE documents_fts MATCH ? LIMIT ?)"
+    return int(_rows(store, sql, (expr, cap))[0][0])
 
 
 #: the fix for a damaged index: it is derived from the files, so it can always be rebuilt
