@@ -9,7 +9,7 @@ lexical match found, and BM25's credit is scaled by it.
 A short note (a chat turn, a one-line fact) seldom holds a whole question, and when BM25 ranks it first
 it is usually right: on chat turns the share alone cost 0.016 nDCG@10. So the share counts in proportion
 to the note's length, in full from `FULL_SIZE` bytes. Chosen on the retrieval suite's tune parts
-(docs/benchmarks.md, "BM25's credit and what its #1 holds").
+(docs/benchmarks.md, "Fusion: BM25's credit is what its #1 holds").
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from gno.errors import GnoError
 from gno.retrieve.grammar import FUNCTION_WORDS, ParsedQuery, compile_fts, content_query
-from gno.store.fts import DocFilter, bm25_search, term_documents
+from gno.store.fts import holds, term_documents
 
 if TYPE_CHECKING:
     from gno.store.db import Store
@@ -47,7 +47,7 @@ def held_share(store: Store, pq: ParsedQuery, top: int, size: int) -> float:
         df = term_documents(store, expr, DF_CAP)
         idf = math.log((max(n, df) - df + 0.5) / (df + 0.5) + 1.0)
         total += idf
-        if df and bm25_search(store, expr, DocFilter(doc_ids=[top]), 1):
+        if df and holds(store, expr, top):
             held += idf
     if total <= 0:
         return 1.0

@@ -196,6 +196,12 @@ def term_documents(store: Store, expr: str, cap: int) -> int:
     return int(_rows(store, sql, (expr, cap))[0][0])
 
 
+def holds(store: Store, expr: str, doc_id: int) -> bool:
+    """Whether document `doc_id` matches `expr` (FTS5 seeks the row: no cost for a common word)."""
+    sql = "SELECT 1 FROM documents_fts WHERE documents_fts MATCH ? AND rowid = ?"
+    return bool(_rows(store, sql, (expr, doc_id)))
+
+
 #: the fix for a damaged index: it is derived from the files, so it can always be rebuilt
 REBUILD_HINT = "the index is derived from your files: delete it (`gno status` names it) and run `gno update`"
 
