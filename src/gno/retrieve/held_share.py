@@ -37,6 +37,8 @@ def held_share(store: Store, pq: ParsedQuery, top: int, size: int) -> float:
     terms = content_query(pq, FUNCTION_WORDS).positives
     if not terms:
         return 1.0
+    # the highest document id for the vault's size: read from the primary key's end, not counted (an
+    # upper bound once notes are deleted, which only flattens every word's IDF a little)
     n = max(1, int(store.conn.execute("SELECT COALESCE(MAX(id), 0) FROM documents").fetchone()[0]))
     total = held = 0.0
     for term in terms:
