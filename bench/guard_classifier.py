@@ -49,7 +49,11 @@ def key(text: str) -> str:
 
 
 def char_windows(text: str, size: int = _WINDOW_CHARS) -> list[str]:
-    """Runs of whole sentences of at most ``size`` characters, each starting half-way into the last."""
+    """Runs of whole sentences of at most ``size`` characters, each starting half-way into the last.
+
+    Not ``guard_methods.sentence_windows``: the score step runs in the classifier's own venv, where gno (which
+    that module imports) is not installed; and a sentence longer than a window (a jailbreak prompt without
+    full stops) is cut into windows here rather than kept whole."""
     out: list[str] = []
     cur = ""
     for sentence in (s for s in _SENTENCE_RE.findall(text) if s.strip()):

@@ -53,7 +53,7 @@ from gno.retrieve.semantic import document_text
 from gno.store import documents as docs
 from gno.store import graph as gstore
 from gno.store import vectors as vstore
-from gno.store.fts import BM25Hit, DocFilter, bm25_search, count_matches, filter_sql
+from gno.store.fts import BM25Hit, DocFilter, bm25_search, count_matches, filter_sql, holds
 
 if TYPE_CHECKING:
     from gno.hints import HintConfig
@@ -371,7 +371,7 @@ class HybridRetriever:
                     expr = compile_fts(ParsedQuery((term,), ()))
                     if count_matches(self.store, expr, DocFilter(), cap=RARE_DF + 1) > RARE_DF:
                         continue
-                    if bm25_search(self.store, expr, DocFilter(doc_ids=[top]), 1):
+                    if holds(self.store, expr, top):
                         rare = term.text
                         break
                 except GnoError:
