@@ -46,6 +46,12 @@ from gno.retrieve.grammar import STOPWORDS, singular, word_tokens
 # markdown emphasis around a word (`_PBKDF2_`, `**AES**`): markup, not part of the name it marks
 EMPHASIS_RE = re.compile(r"(?<![\w*])[_*]{1,2}(?=\w)|(?<=\w)[_*]{1,2}(?![\w*])")
 LABEL_RE = re.compile(r"^\s*\w[\w .'’-]{0,40}:\s")
+#: `[CodeMirror](https://codemirror.net)`: a link reads as its text; its target is no clause of the sentence
+MD_LINK_RE = re.compile(r"!?\[([^\]\n]{1,120})\]\([^)\s]{1,400}\)")
+#: ", which does …", ", who …": a relative clause says more about the noun of the clause before it
+RELATIVE_RE = re.compile(r"\s*(?:which|who|whose)\b", re.I)
+#: "the number of failed login attempts …, defaults to `10`": the sentence names what its number counts
+COUNT_OF_RE = re.compile(r"\b(?:number|count|maximum|minimum|max|min|limit)\s+(?:amount\s+)?of\b", re.I)
 # "double", “curly”, `code` quotes; 'single' ones only around a capitalised title ('em is no title)
 QUOTED_RE = re.compile(r"(?<!\w)(?:[\"“`]([^\"”`\n]{2,80})[\"”`]|['‘]([A-Z0-9][^'’\n]{1,79})['’])(?!\w)")
 LOWER_RE = re.compile(r"(?<![\w'’-])[a-z][\w'’-]*")
@@ -145,7 +151,7 @@ def _all_novel(title: str, fr: QuestionFrame) -> bool:
 def specifics(text: str, fr: QuestionFrame, vocab: Vocabulary, *, reply: bool = False) -> list[str]:
     """Quoted titles; names and identifiers in a clause that states the question's words (anywhere in
     a `reply` to the quoted question); what a sentence names with the question's noun or a naming verb."""
-    body = EMPHASIS_RE.sub(" ", LABEL_RE.sub("", text, count=1))
+    body = EMPHASIS_RE.sub(" ", LABEL_RE.sub("", MD_LINK_RE.sub(r"\1", text), count=1))
     titles = [t for m in QUOTED_RE.finditer(body) if _all_novel(t := m.group(1) or m.group(2), fr)
               or _coded(m, fr, body)]
     found: list[tuple[int, str]] = []
@@ -173,6 +179,10 @@ def specifics(text: str, fr: QuestionFrame, vocab: Vocabulary, *, reply: bool = 
         hit = bool(covered(body[a:b], fr.content)) or _defines(body[a:b], fr)
         # a parenthesis belongs to the clause it interrupts: "a key is derived (using PBKDF2)"
         clauses.append((a, b, hit or (a > 0 and body[a - 1] == "(" and bool(clauses) and clauses[-1][2])))
+        if hit and clauses[:-1] and body[a - 1 : a] == "," and RELATIVE_RE.match(body[a:b]):
+            # "SilverBullet uses CodeMirror, which does the keyboard handling": the noun the
+            # relative clause describes stands in the clause before it
+            clauses[-2] = (clauses[-2][0], clauses[-2][1], True)
     kept = [w for pos, w in found if reply or any(a <= pos < b and hit for a, b, hit in clauses)]
     return titles + kept + prepped + kinds + [w for w in _apposed(body, fr) if _novel(w, fr)]
 
@@ -271,6 +281,10 @@ def _counts(text: str, fr: QuestionFrame) -> list[str]:
         # "how many seconds": a sentence that names the unit states its number anywhere ("(in seconds) …
         # defaults to 60")
         return [t for t in toks if t.isdigit() and t not in fr.words]
+    if _count_named(text, fr):
+        # "the number of failed login attempts …, defaults to `10`": every bare number of the sentence
+        # that measures nothing else ("60 seconds" is a duration) counts what the sentence names
+        return [t for i, t in enumerate(toks) if t.isdigit() and t not in fr.words and not _unit_next(toks, i)]
     out: list[str] = []
     for i, t in enumerate(toks):
         if (t in NUMBER_WORDS or t.isdigit()) and t not in fr.words:
@@ -278,6 +292,21 @@ def _counts(text: str, fr: QuestionFrame) -> list[str]:
             if any(_counts_noun(n, fr) for n in toks[i + 1 : i + (4 if fr.counted else 3)]):
                 out.append(t)
     return out
+
+
+def _count_named(text: str, fr: QuestionFrame) -> bool:
+    """The sentence says "the number of" what the question counts, the counted noun within four words."""
+    if not fr.counted:
+        return False
+    for m in COUNT_OF_RE.finditer(text):
+        after = word_tokens(text[m.end() : m.end() + 60].lower())[:4]
+        if any(_counts_noun(w, fr) for w in after):
+            return True
+    return False
+
+
+def _unit_next(toks: list[str], i: int) -> bool:
+    return i + 1 < len(toks) and stem(singular(toks[i + 1])) in UNITS
 
 
 def _counts_noun(word: str, fr: QuestionFrame) -> bool:
@@ -295,7 +324,22 @@ def _doers(text: str, fr: QuestionFrame) -> list[str]:
     name = r"([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*)"
     out = [m.group(1) for m in re.finditer(rf"\b(?:{verb})\b(?:\s+\w+){{0,3}}?\s+by\s+(?:the\s+)?{name}", text)]
     out += [m.group(1) for m in re.finditer(rf"{name}(?:\s+\w+ly)?\s+(?:{verb})\b", text)]
+    # "pulp writer Lester Dent outlines a master plot": the doer named by the noun of the deed
+    nouns = "|".join(sorted(_agent_nouns(fr.agent_of)))
+    out += [m.group(1) for m in re.finditer(rf"\b(?:{nouns})\s+{name}", text)]
     return [w for w in out if _novel(w, fr) and w.lower() not in PRONOUNS]
+
+
+#: the nouns of a deed's doer that "-er"/"-or" does not derive from its past tense
+_AGENTS = {"wrote": ("writer", "author"), "made": ("maker", "creator"), "built": ("builder",)}
+
+
+def _agent_nouns(verb: str) -> set[str]:
+    """"developed" → developer, "created" → creator, "wrote" → writer or author."""
+    if verb in _AGENTS:
+        return set(_AGENTS[verb])
+    base = verb[:-2] if verb.endswith("ed") else verb
+    return {base + "er", base + "or", base + "r"}
 
 
 def typed_values(text: str, fr: QuestionFrame, vocab: Vocabulary, *, reply: bool = False) -> list[str]:

@@ -45,7 +45,12 @@ TIME_WORD_RE = re.compile(
 PHRASING = frozenset(
     "kind type sort specific particular mention mentioned according accord recently currently exactly main".split()
 )
-QUANTITY = re.compile(r"^\s*how\s+(long|often|old|far|frequently|big|tall|much time)\b", re.I)
+# "how *strong* is the key": a measure adjective asks for a value with a number ("256-bit")
+QUANTITY = re.compile(
+    r"^\s*how\s+(long|often|old|far|frequently|big|large|small|tall|high|wide|deep|heavy|fast|quick|slow|strong"
+    r"|soon|much time)\b",
+    re.I,
+)
 NUMBER = re.compile(r"^\s*how\s+(many|much)\b", re.I)
 # "According to whom …", "From which version …", "In what year …": a preposition before the wh-word
 LEAD_PREP = re.compile(
@@ -61,8 +66,9 @@ MEANING = re.compile(r"^\s*what\s+(?:\w+\s+)?(?:does|do|did)\b.*\b(?:mean|stand\
 BY_DEFAULT = re.compile(r"\bby\s+default\b", re.I)
 # "Where did *the author* go …": in a personal note the author is its first person, never named
 AUTHOR = re.compile(r"\bthe\s+(author|writer)\b(?!\s+of\b)", re.I)
-# "What does Calvin do to relax?": asks for an activity, which no name or number in a sentence states
-ACTIVITY = re.compile(r"^\s*what\s+(?:does|do|did|will|would|can|could)\s+.+?\s+do\b", re.I)
+# "What does Calvin do to relax?": asks for an activity, which no name or number in a sentence states;
+# "what do you add to the URL *to do* a reset" asks for the thing added ("to do" is the purpose)
+ACTIVITY = re.compile(r"^\s*what\s+(?:does|do|did|will|would|can|could)\s+.+?(?<!\bto)\s+do\b", re.I)
 # "What is *the SMTP server* for …": the noun an acronym modifies is the kind of thing the acronym
 # already names (notes write "SMTP is smtp.gmail.com", "the DNS is …"), so the answer need not repeat it
 NAMED_NOUN = re.compile(r"\b(?:the|a|an|its|their|his|her|our|your|this|that)\s+[A-Z][A-Z0-9]+\s+([a-z][\w-]*)\b")
@@ -175,11 +181,12 @@ KIND_WORDS = frozenset("kind type sort category class variety form".split())
 
 def counted_noun(question: str) -> str:
     """"How many Gestalt *rules* are there", "how many *kinds* of accounts": the head noun counted."""
-    m = NUMBER.match(question)
+    rest = unprefixed(question)[1]  # "After how many failed attempts …" counts attempts too
+    m = NUMBER.match(rest)
     if not m:
         return ""
     head = ""
-    for w in word_tokens(question[m.end():].lower()):
+    for w in word_tokens(rest[m.end():].lower()):
         if w in STOPWORDS or w in POLAR:
             break
         head = w

@@ -1,0 +1,127 @@
+"""Verified ask finds the value a sentence states when the sentence states it in an ordinary way: a
+measure adjective ("how *strong*") asks for a number, "what do you add … *to do* a reset" asks for a
+thing, "the number of failed attempts …, defaults to `10`" counts the attempts, a link reads as its
+text and a relative clause (", which does the keyboard handling") is about the noun before it, and a
+"writer" named beside a work is its author. Each rule has a counterpart that still abstains. Every
+`ask` test runs `engine.ask(..., verify=True)` on a real index of hand-written notes."""
+
+from __future__ import annotations
+
+import pytest
+
+from gno.evidence.answer_type import Vocabulary, typed_values
+from gno.evidence.question import answer_kind, frame
+
+from .conftest import MakeKB, assert_asked
+
+NO_WORDS = Vocabulary(frozenset(), frozenset(), frozenset())
+
+# -- the rules ------------------------------------------------------------------------------------
+
+
+def test_a_measure_adjective_asks_for_a_number() -> None:
+    assert answer_kind("How strong is the client encryption key?") == "quantity"
+    assert answer_kind("How wide can the sidebar get?") == "quantity"
+    assert answer_kind("How do I hide a folder?") == "manner"
+    fr = frame("How strong is the client encryption key?")
+    assert typed_values("A strong 256-bit key is derived on the client.", fr, NO_WORDS) == ["256"]
+    assert typed_values("A strong key is derived on the client.", fr, NO_WORDS) == []
+
+
+def test_to_do_after_another_verb_is_a_purpose_not_an_activity() -> None:
+    assert answer_kind("What do you add to the URL to do a full client reset?") == "thing"
+    assert answer_kind("What does Calvin do to relax?") == "manner"
+    assert answer_kind("What did Caroline do after the race?") == "manner"
+
+
+def test_the_number_of_what_is_counted_names_the_count() -> None:
+    fr = frame("After how many failed login attempts is a user locked out by default?")
+    assert fr.counted == "attempt"  # the leading preposition does not hide the counted noun
+    said = "Specifies the number of failed login attempts before locking the user out, defaults to `10`"
+    assert typed_values(said, fr, NO_WORDS) == ["10"]
+    # a number that measures something else is no count of attempts
+    timed = "Specifies the number of failed login attempts before locking the user out for 60 seconds"
+    assert typed_values(timed, fr, NO_WORDS) == []
+    # without "the number of", a number far from the counted noun says nothing about it
+    assert typed_values("Failed login attempts lock the user out, defaults to `10`", fr, NO_WORDS) == []
+
+
+def test_a_link_reads_as_its_text_and_a_relative_clause_as_its_noun() -> None:
+    fr = frame("Which editor component does most of the keyboard handling?")
+    said = "SilverBullet uses [CodeMirror](https://codemirror.net) under the hood, which does most keyboard handling."
+    assert "CodeMirror" in typed_values(said, fr, NO_WORDS)
+    # a name in a clause of its own, not described by the one that states the question's words
+    apart = "SilverBullet ships CodeMirror themes; most keyboard handling is done by plugs."
+    assert typed_values(apart, fr, NO_WORDS) == []
+
+
+def test_the_noun_of_the_deed_names_its_doer() -> None:
+    fr = frame("Who wrote the master plot for 6000-word stories?")
+    said = "Prolific pulp writer Lester Dent outlines a simple master plot for short (6000-word) stories."
+    assert typed_values(said, fr, NO_WORDS) == ["Lester Dent"]
+    assert typed_values("The developer Linus Torvalds released it.", frame("Who developed git?"), NO_WORDS) == [
+        "Linus Torvalds"
+    ]
+    reviewed = "A simple master plot for short (6000-word) stories, reviewed by editor Jane Roe."
+    assert typed_values(reviewed, fr, NO_WORDS) == []
+
+
+# -- released, or not -------------------------------------------------------------------------
+
+LOCKOUT = (
+    "# Configuration\n\n## Authentication\n\n* `SB_LOCKOUT_LIMIT`: Specifies the number of failed login attempts "
+    "before locking the user out (for a `SB_LOCKOUT_TIME` specified amount of seconds), defaults to `{limit}`\n"
+)
+RESET = "# Troubleshooting\n\n## Client reset\n\nIf all else fails, you can perform a full client reset by {how}.\n"
+ENCRYPTION = (
+    "# Client Encryption\n\n## Details\n\nA strong {bits}cryptographic key is derived (using _PBKDF2_) on the client "
+    "from your username and password.\n"
+)
+KEYS = (
+    "# Keyboard Shortcuts\n\n## Editor\n\nSilverBullet uses [CodeMirror](https://codemirror.net) under the hood{rest}\n"
+)
+
+#: (notes, question, what the verified answer holds); no `holds`: it abstains
+CASES: dict[str, tuple[dict[str, str], str, tuple[str, ...]]] = {
+    "the number of attempts": (
+        {"Configuration.md": LOCKOUT.format(limit="10")},
+        "After how many failed login attempts is a user locked out by default?",
+        ("`10`",),
+    ),
+    "a strong 256-bit key": (
+        {"Client Encryption.md": ENCRYPTION.format(bits="256-bit ")},
+        "How strong is the client encryption key?",
+        ("256-bit",),
+    ),
+    "a strong key, no number": (
+        {"Client Encryption.md": ENCRYPTION.format(bits="")},
+        "How strong is the client encryption key?",
+        (),
+    ),
+    "what to add to the URL": (
+        {"Troubleshooting.md": RESET.format(how="adding `?resetClient=1` to any URL")},
+        "What do you add to the URL to do a full client reset?",
+        ("?resetClient=1",),
+    ),
+    "a reset that adds nothing to the URL": (
+        {"Troubleshooting.md": RESET.format(how="clearing the browser's data")},
+        "What do you add to the URL to do a full client reset?",
+        (),
+    ),
+    "the component that handles the keyboard": (
+        {"Keyboard Shortcuts.md": KEYS.format(rest=", which does the majority of the keyboard handling.")},
+        "Which editor component does most of the keyboard handling?",
+        ("CodeMirror",),
+    ),
+    "a component that is not said to handle the keyboard": (
+        {"Keyboard Shortcuts.md": KEYS.format(rest=", which renders markdown. Plugs do the keyboard handling.")},
+        "Which editor component does most of the keyboard handling?",
+        (),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_ask_reads_the_value(make_kb: MakeKB, case: str) -> None:
+    notes, question, holds = CASES[case]
+    assert_asked(make_kb, notes, question, holds)
