@@ -43,6 +43,7 @@ ASK_KEYS = {
     "near-miss tune-only silverbullet-docs": "ask_silverbullet_nearmiss",
     "near-miss tune-only tldr-pages": "ask_tldr_nearmiss",
     "probe silverbullet-docs": "ask_silverbullet_probe",
+    "report tldr-pages": "ask_tldr_report",
     "further tune-only silverbullet-docs": "ask_silverbullet_more",
     "check silverbullet-docs": "ask_silverbullet_check",
     "further tune-only tldr-pages": "ask_tldr",
