@@ -2,7 +2,9 @@
 measure adjective ("how *strong*") asks for a number, "what do you add … *to do* a reset" asks for a
 thing, "the number of failed attempts …, defaults to `10`" counts the attempts, a link reads as its
 text and a relative clause (", which does the keyboard handling") is about the noun before it, and a
-"writer" named beside a work is its author. Each rule has a counterpart that still abstains. Every
+"writer" named beside a work is its author; "what *kind of* number" asks for a kind, a possessive ("a
+Bloom filter's bit array") names the filter, a clause before a colon is no term being defined, and the
+items after it are what the clause announces. Each rule has a counterpart that still abstains. Every
 `ask` test runs `engine.ask(..., verify=True)` on a real index of hand-written notes."""
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from gno.evidence.answer_type import Vocabulary, typed_values
+from gno.evidence.focus import addresses
 from gno.evidence.question import answer_kind, frame
 
 from .conftest import MakeKB, assert_asked
@@ -64,6 +67,30 @@ def test_the_noun_of_the_deed_names_its_doer() -> None:
     ]
     reviewed = "A simple master plot for short (6000-word) stories, reviewed by editor Jane Roe."
     assert typed_values(reviewed, fr, NO_WORDS) == []
+
+
+def test_a_kind_of_number_is_a_kind_and_a_possessive_names_its_owner() -> None:
+    fr = frame("What kind of number is the size of a Bloom filter's bit array usually?")
+    assert fr.kind == "thing" and fr.sort
+    said = "You start with a bit array of size `m` (usually a large prime number), all zeros."
+    assert typed_values(said, fr, NO_WORDS) == ["prime"]
+    assert addresses(fr.focus, said, "How it works\nBloom Filter")
+    assert not addresses(fr.focus, said, "How it works\nHash Table")  # another structure's bit array
+    assert frame("How many kinds of accounts does Solana have?").kind == "number"
+
+
+def test_a_clause_before_a_colon_announces_its_items() -> None:
+    fr = frame("Which levels of management should settle a true KPI?")
+    said = "True KPI is settled by all 3 levels of management: Top, Middle and First"
+    assert addresses(fr.focus, said, "The correct way to build KPI", relation=fr.relation)
+    assert {"Middle", "First"} <= set(typed_values(said, fr, NO_WORDS))
+    # a term being defined stays the section of its description; a list after an unrelated label says nothing
+    assert addresses(
+        frame("How long is a user locked out?").focus,
+        "`SB_LOCKOUT_TIME`: Specifies the time in seconds a user is locked out",
+        "Authentication",
+    )
+    assert typed_values("Roles: Top, Middle and First", fr, NO_WORDS) == []
 
 
 # -- released, or not -------------------------------------------------------------------------

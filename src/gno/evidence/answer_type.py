@@ -175,8 +175,11 @@ def specifics(text: str, fr: QuestionFrame, vocab: Vocabulary, *, reply: bool = 
                if fr.prep and (m.group(1)[:1].isupper() or re.search(r"\d", m.group(1))) and _novel(m.group(1), fr)]
     bounds = [0] + [m.end() for m in CLAUSE_RE.finditer(body)] + [len(body) + 1]
     clauses: list[tuple[int, int, bool]] = []
+    listing = False  # "… levels of management: Top, Middle and First": the items the clause announces
     for a, b in zip(bounds, bounds[1:], strict=False):
-        hit = bool(covered(body[a:b], fr.content)) or _defines(body[a:b], fr)
+        listing = listing and body[a - 1 : a] in (",", ":")
+        hit = bool(covered(body[a:b], fr.content)) or _defines(body[a:b], fr) or listing
+        listing = hit and body[b - 1 : b] == ":" or listing
         # a parenthesis belongs to the clause it interrupts: "a key is derived (using PBKDF2)"
         clauses.append((a, b, hit or (a > 0 and body[a - 1] == "(" and bool(clauses) and clauses[-1][2])))
         if hit and clauses[:-1] and body[a - 1 : a] == "," and RELATIVE_RE.match(body[a:b]):

@@ -107,6 +107,9 @@ _PLATFORM_RE = re.compile(r"\b(?:windows|linux|mac|macos|os x)\b", re.I)
 _COMPLEMENT_RE = re.compile(r"\b(?:anywhere else|everywhere else|elsewhere|other platforms|other systems)\b", re.I)
 #: the term of a definition-list item: "`SB_PORT`: …", "**Hostname** (optional): …"
 TERM_RE = re.compile(r"^\s*([`*_]{0,2}[\w .'’/-]{1,60}?[`*_]{0,2})\s*(?:\([^)]{0,40}\))?:\s")
+#: "True KPI *is* settled by all 3 levels of management: Top, …": a clause before the colon is a statement
+#: introducing what follows, not a term being defined
+_CLAUSE_VERB_RE = re.compile(r"\b(?:is|are|was|were|has|have|had|can|will|should|must|does|do)\b", re.I)
 WORD_RE = re.compile(r"[A-Za-z0-9][\w'’]*(?:-[\w'’]+)*")
 
 
@@ -312,7 +315,8 @@ def _hit(word: str, token: str) -> bool:
 def _parts(word: str, tokens: list[str]) -> bool:
     """A word of the question is in `tokens`; a hyphenated one as its parts or joined ("locked-out": "lockout");
     a noun as one of its class (`NOUN_CLASSES`: "item" as "element")."""
-    parts = [p for p in re.split(r"[-_']+", word) if p]
+    word = re.sub(r"['’]s$", "", word)  # "a Bloom filter's bit array": the filter's is the filter
+    parts = [p for p in re.split(r"[-_'’]+", word) if p]
     joined = "".join(stem(p) for p in parts)
     if any(t.startswith(joined) for t in tokens) or all(any(_hit(p, t) for t in tokens) for p in parts):
         return True
@@ -332,7 +336,8 @@ def addresses(focus: Focus, sentence: str, scope: str, *, relation: bool = False
     itself also states one of the question's verbs (or one of its class): a section says what its
     sentences are about, not what each says of it ("which cipher mode *encrypts* values")."""
     label = TERM_RE.match(sentence)
-    if label:  # "`SB_LOCKOUT_TIME`: Specifies …": a definition's term is the section of its description
+    if label and not _CLAUSE_VERB_RE.search(label.group(1)):
+        # "`SB_LOCKOUT_TIME`: Specifies …": a definition's term is the section of its description
         scope, sentence = f"{scope}\n{label.group(1)}", sentence[label.end() :]
     said = _stems(platforms_stated(sentence))
     verbs = [v for v in focus.verbs if v not in LIGHT_VERBS]
