@@ -328,8 +328,8 @@ def _doers(text: str, fr: QuestionFrame) -> list[str]:
     out = [m.group(1) for m in re.finditer(rf"\b(?:{verb})\b(?:\s+\w+){{0,3}}?\s+by\s+(?:the\s+)?{name}", text)]
     out += [m.group(1) for m in re.finditer(rf"{name}(?:\s+\w+ly)?\s+(?:{verb})\b", text)]
     # "pulp writer Lester Dent outlines a master plot": the doer named by the noun of the deed
-    nouns = "|".join(sorted(_agent_nouns(fr.agent_of)))
-    out += [m.group(1) for m in re.finditer(rf"\b(?:{nouns})\s+{name}", text)]
+    if nouns := "|".join(sorted(_agent_nouns(fr.agent_of))):
+        out += [m.group(1) for m in re.finditer(rf"\b(?:{nouns})\s+{name}", text)]
     return [w for w in out if _novel(w, fr) and w.lower() not in PRONOUNS]
 
 
@@ -341,8 +341,8 @@ def _agent_nouns(verb: str) -> set[str]:
     """"developed" → developer, "created" → creator, "wrote" → writer or author."""
     if verb in _AGENTS:
         return set(_AGENTS[verb])
-    base = verb[:-2] if verb.endswith("ed") else verb
-    return {base + "er", base + "or", base + "r"}
+    base = verb[:-2] if verb.endswith("ed") else ""
+    return {base + "er", base + "or", base + "r"} if len(base) >= 3 else set()
 
 
 def typed_values(text: str, fr: QuestionFrame, vocab: Vocabulary, *, reply: bool = False) -> list[str]:
