@@ -179,7 +179,7 @@ def specifics(text: str, fr: QuestionFrame, vocab: Vocabulary, *, reply: bool = 
     for a, b in zip(bounds, bounds[1:], strict=False):
         listing = listing and body[a - 1 : a] in (",", ":")
         hit = bool(covered(body[a:b], fr.content)) or _defines(body[a:b], fr) or listing
-        listing = hit and body[b - 1 : b] == ":" or listing
+        listing = listing or (hit and body[b - 1 : b] == ":")
         # a parenthesis belongs to the clause it interrupts: "a key is derived (using PBKDF2)"
         clauses.append((a, b, hit or (a > 0 and body[a - 1] == "(" and bool(clauses) and clauses[-1][2])))
         if hit and clauses[:-1] and body[a - 1 : a] == "," and RELATIVE_RE.match(body[a:b]):

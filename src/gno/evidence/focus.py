@@ -315,7 +315,7 @@ def _hit(word: str, token: str) -> bool:
 def _parts(word: str, tokens: list[str]) -> bool:
     """A word of the question is in `tokens`; a hyphenated one as its parts or joined ("locked-out": "lockout");
     a noun as one of its class (`NOUN_CLASSES`: "item" as "element")."""
-    word = re.sub(r"['’]s$", "", word)  # "a Bloom filter's bit array": the filter's is the filter
+    word = re.sub(r"['’]s$", "", word)  # a possessive names its noun: "a Bloom filter's bit array"
     parts = [p for p in re.split(r"[-_'’]+", word) if p]
     joined = "".join(stem(p) for p in parts)
     if any(t.startswith(joined) for t in tokens) or all(any(_hit(p, t) for t in tokens) for p in parts):

@@ -72,6 +72,7 @@ ACTIVITY = re.compile(r"^\s*what\s+(?:does|do|did|will|would|can|could)\s+.+?(?<
 # "What is *the SMTP server* for …": the noun an acronym modifies is the kind of thing the acronym
 # already names (notes write "SMTP is smtp.gmail.com", "the DNS is …"), so the answer need not repeat it
 NAMED_NOUN = re.compile(r"\b(?:the|a|an|its|their|his|her|our|your|this|that)\s+[A-Z][A-Z0-9]+\s+([a-z][\w-]*)\b")
+# "what *kind of* number": asks for a kind ("a *prime* number"), whatever noun it sorts
 SORT_OF = re.compile(r"^\s*(?:what|which)\s+(?:kinds?|types?|sorts?)\s+of\b", re.I)
 WH_NOUN = re.compile(r"^\s*(?:what|which)\s+(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?([\w'’-]+)", re.I)
 
@@ -149,7 +150,7 @@ def answer_kind(question: str) -> str:
     if first == "how" or ACTIVITY.match(q):
         return "manner"
     m = WH_NOUN.match(q)
-    if m and not SORT_OF.match(q):  # "what kind of number": a kind ("prime"), whatever noun it sorts
+    if m and not SORT_OF.match(q):
         nouns = {singular(m.group(1).lower()), m.group(1).lower()}
         if nouns & TIME_NOUNS:
             return "time"
