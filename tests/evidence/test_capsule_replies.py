@@ -1,4 +1,5 @@
-"""A question in the Capsule carries its reply (the next paragraph), so `ask` can answer from the pair.
+"""A question in the Capsule carries its reply (the next paragraph), so `ask` can answer from the pair; a
+command's caption carries the command, and the command its caption.
 
 In notes, FAQs and transcripts the value often sits in a reply that shares no word with the goal
 ("Nate: What's the name of your team?" / "Joanna: The Minnesota Wolves!"): selected on its own facets
@@ -12,7 +13,7 @@ from typing import Any
 from gno.evidence.budget import Meter
 from gno.evidence.canonical import canonical_json, sha256_hex, token_counter
 from gno.evidence.capsule import CapsuleRequest, _Cand, _select
-from gno.evidence.passages import ends_with_question, is_question
+from gno.evidence.passages import captions, ends_with_question, is_code, is_question
 from gno.models import Capsule
 from gno.store import documents as docs
 
@@ -165,3 +166,51 @@ def test_ask_answers_a_faq(make_kb: MakeKB) -> None:
     assert r.answer_status == "verified", (r.abstention_reason, r.verification)
     assert r.answer is not None and "make ship" in r.answer
     assert {c.start_line for c in r.citations} == {3, 5}
+
+
+# -- a command's caption carries the command ---------------------------------------------------------
+
+MV = """# mv
+
+> Move or rename files and directories.
+
+- Do not prompt for confirmation before overwriting existing files:
+
+`mv {{[-f|--force]}} {{path/to/source}} {{path/to/target}}`
+
+- Do not overwrite existing files at the target:
+
+`mv {{[-n|--no-clobber]}} {{path/to/source}} {{path/to/target}}`
+
+- Move files in verbose mode, showing files after they are moved:
+
+`mv {{[-v|--verbose]}} {{path/to/source}} {{path/to/target}}`
+"""
+
+
+def test_caption_detection() -> None:
+    assert captions("- Do not overwrite existing files at the target:", "`mv -n src dst`")
+    assert captions("To bind on another address, use `-L`:", "```bash\n./app -L 0.0.0.0\n```")
+    assert not captions("- Do not overwrite existing files at the target:", "Then check the result.")
+    assert not captions("Files are moved.", "`mv -n src dst`")  # no colon: says nothing of what follows
+    assert not captions("First line:\nsecond line:", "`mv -n src dst`")  # a paragraph, not a caption
+    assert is_code("`a`\n`b`") and not is_code("`a` is a flag")
+
+
+def test_a_caption_carries_its_command(make_kb: MakeKB) -> None:
+    """The flag stands only in the command, which shares no word with the goal: it used to be left out."""
+    kb = make_kb({"mv.md": MV})
+    cap = build(kb, "Which mv option refuses to overwrite files that already exist at the destination?")
+    ev = spans(cap)
+    assert ("mv.md", 9) in ev, [e.start_line for e in cap.evidence]
+    command = ev[("mv.md", 11)]
+    assert command.text == "`mv {{[-n|--no-clobber]}} {{path/to/source}} {{path/to/target}}`"
+    assert command.passage_hash == sha256_hex(command.text)
+    assert kb.engine.context_verify(cap.dump()).status == "unchanged"
+
+
+def test_a_command_carries_its_caption(make_kb: MakeKB) -> None:
+    kb = make_kb({"mv.md": MV})
+    cap = build(kb, "What is no-clobber for?")  # only the command writes it
+    starts = [e.start_line for e in cap.evidence]
+    assert 11 in starts and 9 in starts, starts

@@ -11,10 +11,12 @@ declared as `coverage.gaps`. A passage that ends with a question carries its rep
 after it, and a reply carries that question: in notes, FAQs and transcripts the value usually sits in
 a reply that shares no word with the goal ("Nate: What's the name of your team?" / "Joanna: The
 Minnesota Wolves!"), so it would never be selected on its own facets, and a reply is read with its
-question (`extract.asked_before`). The pair is selected as one unit (its facets, its bytes; budget and
-document share measured on all, fewer of them when all do not fit), each passage its own
-evidence item with exact lines and hash. Deterministic: the same index and request give a byte-identical
-Capsule (no clocks; `observedAt` is when the index saw the document).
+question (`extract.asked_before`). A command page works the same way: a one-line caption ending in a
+colon carries the command below it, and the command its caption (`passages.captions`), since the flag
+asked for stands only in the command and the question's words only in the caption. The pair is selected
+as one unit (its facets, its bytes; budget and document share measured on all, fewer of them when all do
+not fit), each passage its own evidence item with exact lines and hash. Deterministic: the same index and
+request give a byte-identical Capsule (no clocks; `observedAt` is when the index saw the document).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from gno.errors import ErrorCode, NotFoundError, ValidationError
 from gno.evidence.budget import Meter, fits, measure
 from gno.evidence.canonical import capsule_id, evidence_id, sha256_hex, token_counter
 from gno.evidence.capsule_payload import base_payload
-from gno.evidence.passages import Passage, covered, ends_with_question, facets_of, split_passages
+from gno.evidence.passages import Passage, captions, covered, ends_with_question, facets_of, split_passages
 from gno.hints import hint_configs, matching
 from gno.index import IndexReader
 from gno.models import Capsule
@@ -199,12 +201,14 @@ def _candidates(
             seen.add(ph)
             cand = _of(p, doc_rank * 1000 + n_in_doc, row, fac, list(h.sources or ["bm25"]))
             # the reply: the next paragraph, one blank line below (as `extract.asked_before` pairs them)
-            nxt = valid.get(p.end_line + 2) if ends_with_question(p.text) else None
-            if nxt is not None:
+            # (or the command a caption introduces: `passages.captions`)
+            nxt = valid.get(p.end_line + 2)
+            if nxt is not None and (ends_with_question(p.text) or captions(p.text, nxt.text)):
                 cand.reply = _of(nxt, 0, row, facets_in(nxt), cand.sources)
-            # and the question this passage replies to, should it be the one that states the goal's words
+            # and the question this passage replies to (or the caption of this command), should it be
+            # the one that states the goal's words
             prev = prev_of.get(p.start_line - 2)
-            if prev is not None and ends_with_question(prev.text):
+            if prev is not None and (ends_with_question(prev.text) or captions(prev.text, p.text)):
                 cand.asked = _of(prev, 0, row, facets_in(prev), cand.sources)
             out.append(cand)
             n_in_doc += 1

@@ -121,6 +121,26 @@ def ends_with_question(text: str) -> bool:
     return is_question(last)
 
 
+#: a command line in backticks, or a fence line (a fenced block counts as code from its opening fence)
+_CODE_LINE_RE = re.compile(r"^\s*(?:`[^`\n]+`\s*|```.*|~~~.*)$")
+
+
+def is_code(text: str) -> bool:
+    """The passage is only code: command lines in backticks, or a fenced block."""
+    lines = [ln for ln in text.split("\n") if ln.strip()]
+    if not lines:
+        return False
+    return lines[0].lstrip().startswith(("```", "~~~")) or all(_CODE_LINE_RE.match(ln) for ln in lines)
+
+
+def captions(text: str, following: str) -> bool:
+    """A one-line paragraph ending in a colon right above a passage of code is that code's caption
+    ("- Connect through a jump host to a remote server:" above `ssh -J …`): the command says what it
+    does only through it, as a reply only through the question before it."""
+    lines = [ln for ln in text.split("\n") if ln.strip()]
+    return len(lines) == 1 and lines[0].rstrip().endswith(":") and is_code(following)
+
+
 def split_passages(canonical: str, body_start_line: int) -> list[Passage]:
     lines = canonical.split("\n")
     out: list[Passage] = []
