@@ -4,7 +4,9 @@ thing, "the number of failed attempts …, defaults to `10`" counts the attempts
 text and a relative clause (", which does the keyboard handling") is about the noun before it, and a
 "writer" named beside a work is its author; "what *kind of* number" asks for a kind, a possessive ("a
 Bloom filter's bit array") names the filter, a clause before a colon is no term being defined, and the
-items after it are what the clause announces. Each rule has a counterpart that still abstains. Every
+items after it are what the clause announces. A command is read with its caption ("- Connect through a
+jump host:" above `ssh -J …`), and a flag asked of a command ("which *mv* option") must come from a
+passage or note naming that command. Each rule has a counterpart that still abstains. Every
 `ask` test runs `engine.ask(..., verify=True)` on a real index of hand-written notes."""
 
 from __future__ import annotations
@@ -93,6 +95,14 @@ def test_a_clause_before_a_colon_announces_its_items() -> None:
     assert typed_values("Roles: Top, Middle and First", fr, NO_WORDS) == []
 
 
+def test_a_flag_asked_of_a_command_names_the_command() -> None:
+    fr = frame("Which mkdir option also creates the missing parent folders?")
+    assert fr.focus.target == ("mkdir", "option") and fr.form == "option"  # "also" ends the target
+    assert fr.subjects == {"mkdir"} and "also" not in fr.focus.words
+    assert frame("Which ssh flag connects through a jump host?").subjects == {"ssh"}
+    assert frame("Which option lets the server bind to another address?").subjects == set()
+
+
 # -- released, or not -------------------------------------------------------------------------
 
 LOCKOUT = (
@@ -146,6 +156,17 @@ CASES: dict[str, tuple[dict[str, str], str, tuple[str, ...]]] = {
         (),
     ),
 }
+
+
+SSH = "# ssh\n\n- Connect through a jumphost to a remote server:\n\n`ssh -J {{user}}@{{jump_host}} {{host}}`\n"
+CAVIF = "# cavif\n\n- Overwrite the destination file if it already exists:\n\n`cavif --overwrite {{image.jpg}}`\n"
+MV = "# mv\n\n- Rename a file or directory:\n\n`mv {{path/to/source}} {{path/to/target}}`\n"
+CASES["a command read with its caption"] = ({"ssh.md": SSH}, "Which ssh flag connects through a jump host?", ("-J",))
+CASES["another command's flag"] = (
+    {"cavif.md": CAVIF, "mv.md": MV},
+    "Which mv option refuses to overwrite files that already exist at the destination?",
+    (),
+)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gno.evidence.answer_type import Vocabulary, typed_values, vocabulary
-from gno.evidence.extract import asked_before, passage_sentences, scope_of
+from gno.evidence.extract import asked_before, caption_before, passage_sentences, scope_of
 from gno.evidence.focus import (
     LIGHT_VERBS,
     USE_VERBS,
@@ -133,7 +133,10 @@ def focused(fr: QuestionFrame, claims: list[tuple[str, list[str]]], by_id: dict[
     for i, (text, cites) in enumerate(claims):
         if is_question(text):
             continue
-        said = f"{claims[i - 1][0] if i and is_question(claims[i - 1][0]) else ''} {text}"
+        prev = claims[i - 1][0] if i else ""
+        # a caption is read as the command's own words, not as a term its colon defines
+        lead = prev if is_question(prev) else prev.rstrip().removesuffix(":") if _leads_in(prev) else ""
+        said = f"{lead} {text}"
         for c in cites:
             if c not in by_id:
                 continue
@@ -162,9 +165,15 @@ def _only_attribute(fr: QuestionFrame) -> bool:
     return set(fr.required) <= {"default"} or (bool(verbs) and all(v in _BARE_VERBS for v in verbs))
 
 
+def _leads_in(sentence: str) -> bool:
+    """A claim ending in a colon (a command's caption, "Sync happens:") introduces the claim after it."""
+    return sentence.rstrip().endswith(":")
+
+
 def answer_units(texts: list[str], scopes: list[str] | None = None) -> list[str]:
-    """Claims as units of meaning: a quoted question is read together with the reply after it, and
-    each claim under the heading and note title of the passage it is quoted from (`scopes`).
+    """Claims as units of meaning: a quoted question (or a command's caption) is read together with the
+    claim after it, and each claim under the heading and note title of the passage it is quoted from
+    (`scopes`).
 
     Each other claim stands alone: a sentence that states most of the question is what anchors
     an answer, and a value in the sentence after it does not make up for what the anchor lacks.
@@ -173,7 +182,7 @@ def answer_units(texts: list[str], scopes: list[str] | None = None) -> list[str]
     for i, t in enumerate(texts):
         if is_question(t):
             continue
-        unit = (texts[i - 1] + " " + t) if i and is_question(texts[i - 1]) else t
+        unit = (texts[i - 1] + " " + t) if i and (is_question(texts[i - 1]) or _leads_in(texts[i - 1])) else t
         out.append(f"{unit}\n{scopes[i]}" if scopes else unit)
     return out
 
@@ -209,7 +218,10 @@ def assess(
         named = set(covered(platforms_stated(f"{ev.text}\n{ev.heading or ''}"), fr.facets))
         if ev.evidence_id in cited or not fr.names <= named:
             continue
-        asked = asked_before(ev, cap)
+        caption = caption_before(ev, cap)
+        if caption and caption[1] in cited:
+            continue  # the command of the caption the answer quotes says the same, not something else
+        asked = asked_before(ev, cap) or caption
         sents = passage_sentences(ev.text)
         for j, s in enumerate(sents):
             lead = asked[0] + " " if asked and j == 0 else ""

@@ -12,7 +12,9 @@ A passage that replies to a question asked in the paragraph right before it (a F
 transcript: "Which team did you sign with?" / "The Minnesota Wolves!") is read with that question:
 its first sentence covers the question's facets too, and the answer quotes both, each cited — when
 the quoted question asks about something of the question (shares a content facet): a reply to "What
-made you name her Tilly?" is not an answer to "What is Joanna allergic to?".
+made you name her Tilly?" is not an answer to "What is Joanna allergic to?". A command is read the same
+way with its caption, the one-line paragraph ending in a colon above it ("- Connect through a jump host:"
+above `ssh -J …`): the command holds the flag, the caption what it does.
 
 The answer is at most `MAX_SENTENCES` sentences, each cited to its passage, so the verifier checks
 every claim against its span; the candidate chosen is the best one that states a value of the type
@@ -29,7 +31,7 @@ from urllib.parse import unquote
 from gno.evidence.answer_type import Vocabulary, typed_values, vocabulary
 from gno.evidence.claims import split_sentences
 from gno.evidence.focus import addresses, contrasted, paraphrased, platforms_stated
-from gno.evidence.passages import covered, is_question, stem
+from gno.evidence.passages import captions, covered, is_question, stem
 from gno.evidence.question import QuestionFrame, content_stems, frame
 from gno.models import Capsule, CapsuleEvidence
 
@@ -129,6 +131,22 @@ def asked_before(ev: CapsuleEvidence, cap: Capsule) -> tuple[str, str] | None:
     return None
 
 
+def caption_before(ev: CapsuleEvidence, cap: Capsule) -> tuple[str, str] | None:
+    """The caption of a passage of code (`passages.captions`), when the Capsule holds it."""
+    for other in cap.evidence:
+        if other.uri == ev.uri and other.end_line + 2 == ev.start_line and captions(other.text, ev.text):
+            sents = passage_sentences(other.text)
+            return (sents[-1], other.evidence_id) if sents else None
+    return None
+
+
+def preface(ev: CapsuleEvidence, cap: Capsule, fr: QuestionFrame) -> tuple[str, str] | None:
+    """What a passage's first sentence is read with: the question it replies to, when that asks about
+    the question, else the caption of a command."""
+    asked = asked_before(ev, cap)
+    return asked if asks_about(asked, fr) else caption_before(ev, cap)
+
+
 def asks_about(asked: tuple[str, str] | None, fr: QuestionFrame) -> bool:
     """The quoted question asks about something the question asks about (one content facet in common).
 
@@ -158,11 +176,11 @@ def candidates(fr: QuestionFrame, cap: Capsule, vocab: Vocabulary) -> list[Candi
         scope = scope_of(ev)
         scoped = covered(scope, fr.content)
         about = fr.subjects <= set(covered(platforms_stated(f"{ptext}\n{ev.title}"), sorted(fr.subjects)))
-        asked = asked_before(ev, cap)
+        asked = preface(ev, cap, fr)
         for j, s in enumerate(sents):
             if is_question(s):
                 continue
-            lead = asked if j == 0 and asks_about(asked, fr) else None
+            lead = asked if j == 0 else None
             cov = covered(s + " " + (lead[0] if lead else ""), fr.content)
             # a sentence that names the subject under a heading or title stating the question's words
             # ("SMTP is smtp.gmail.com" in the note "Configure the company email") is about the question

@@ -230,6 +230,9 @@ def _target(toks: list[str], role: list[str], i: int, caps: set[str]) -> int:
         t = toks[i]
         if t in AUX or t in PREPS or t in DETERMINERS or t in WH or t in CONJ:
             break
+        if i > start and t in ADVERBS and t != "default":  # "which mkdir option *also* creates": it ends there
+            role[i] = "skip"
+            return i + 1
         after = toks[i + 1] if i + 1 < n else ""
         if i > start and t not in caps:
             third_person = t.endswith("s") and not t.endswith("ss") and not toks[i - 1].endswith("s")

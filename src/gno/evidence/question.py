@@ -260,12 +260,15 @@ def frame(question: str) -> QuestionFrame:
         asked |= {stem(p) for w in focus.target for p in re.split(r"[-_']+", w) if p}
     targets = {stem(w) for w in focus.target}
     subjects = {s for s in name_stems(question, dates=False) if s not in targets}
+    # "which *mv* option", "which *ssh* flag": a flag is a command's, and the words before it name the
+    # command, which the passage or note an answer quotes must name (`cavif --overwrite` is no mv flag)
+    command = {stem(w) for w in focus.target[:-1]} if form in ("flag", "option") else set()
     return QuestionFrame(
         text=question,
         kind=kind,
         facets=facets,
-        names=frozenset(names),
-        subjects=frozenset(subjects),
+        names=frozenset(names | command),
+        subjects=frozenset(subjects | command),
         content=content,
         optional=frozenset(asked),
         words=frozenset(stem(w) for w in word_tokens(question.lower())),
