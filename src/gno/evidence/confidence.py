@@ -37,7 +37,7 @@ from gno.evidence.focus import (
     paraphrased,
     platforms_stated,
 )
-from gno.evidence.passages import covered, is_question
+from gno.evidence.passages import covered, is_question, leads_in
 from gno.evidence.question import QuestionFrame
 from gno.models import Capsule, CapsuleEvidence
 from gno.store import documents as docs
@@ -135,7 +135,7 @@ def focused(fr: QuestionFrame, claims: list[tuple[str, list[str]]], by_id: dict[
             continue
         prev = claims[i - 1][0] if i else ""
         # a caption is read as the command's own words, not as a term its colon defines
-        lead = prev if is_question(prev) else prev.rstrip().removesuffix(":") if _leads_in(prev) else ""
+        lead = prev if is_question(prev) else prev.rstrip().removesuffix(":") if leads_in(prev) else ""
         said = f"{lead} {text}"
         for c in cites:
             if c not in by_id:
@@ -165,11 +165,6 @@ def _only_attribute(fr: QuestionFrame) -> bool:
     return set(fr.required) <= {"default"} or (bool(verbs) and all(v in _BARE_VERBS for v in verbs))
 
 
-def _leads_in(sentence: str) -> bool:
-    """A claim ending in a colon (a command's caption, "Sync happens:") introduces the claim after it."""
-    return sentence.rstrip().endswith(":")
-
-
 def answer_units(texts: list[str], scopes: list[str] | None = None) -> list[str]:
     """Claims as units of meaning: a quoted question (or a command's caption) is read together with the
     claim after it, and each claim under the heading and note title of the passage it is quoted from
@@ -182,7 +177,7 @@ def answer_units(texts: list[str], scopes: list[str] | None = None) -> list[str]
     for i, t in enumerate(texts):
         if is_question(t):
             continue
-        unit = (texts[i - 1] + " " + t) if i and (is_question(texts[i - 1]) or _leads_in(texts[i - 1])) else t
+        unit = (texts[i - 1] + " " + t) if i and (is_question(texts[i - 1]) or leads_in(texts[i - 1])) else t
         out.append(f"{unit}\n{scopes[i]}" if scopes else unit)
     return out
 

@@ -119,25 +119,28 @@ def table_row(line: str, following: str) -> str | None:
     return f"{cells[0]}: {'; '.join(cells[1:])}"
 
 
+def paragraph_before(ev: CapsuleEvidence, cap: Capsule) -> CapsuleEvidence | None:
+    """The Capsule's passage one blank line above `ev` in its file, if it holds one."""
+    return next((o for o in cap.evidence if o.uri == ev.uri and o.end_line + 2 == ev.start_line), None)
+
+
 def asked_before(ev: CapsuleEvidence, cap: Capsule) -> tuple[str, str] | None:
     """The last question of the paragraph right before `ev` in its file, when the Capsule holds it.
 
     A tag question ("…, didn't they?") asks for a confirmation, not for a value: it is not paired.
     """
-    for other in cap.evidence:
-        if other.uri == ev.uri and other.end_line + 2 == ev.start_line:
-            qs = [s for s in passage_sentences(other.text) if is_question(s)]
-            return (qs[-1], other.evidence_id) if qs and not TAG_RE.search(qs[-1]) else None
-    return None
+    if (other := paragraph_before(ev, cap)) is None:
+        return None
+    qs = [s for s in passage_sentences(other.text) if is_question(s)]
+    return (qs[-1], other.evidence_id) if qs and not TAG_RE.search(qs[-1]) else None
 
 
 def caption_before(ev: CapsuleEvidence, cap: Capsule) -> tuple[str, str] | None:
     """The caption of a passage of code (`passages.captions`), when the Capsule holds it."""
-    for other in cap.evidence:
-        if other.uri == ev.uri and other.end_line + 2 == ev.start_line and captions(other.text, ev.text):
-            sents = passage_sentences(other.text)
-            return (sents[-1], other.evidence_id) if sents else None
-    return None
+    if (other := paragraph_before(ev, cap)) is None or not captions(other.text, ev.text):
+        return None
+    sents = passage_sentences(other.text)
+    return (sents[-1], other.evidence_id) if sents else None
 
 
 def preface(ev: CapsuleEvidence, cap: Capsule, fr: QuestionFrame) -> tuple[str, str] | None:

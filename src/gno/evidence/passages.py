@@ -133,12 +133,17 @@ def is_code(text: str) -> bool:
     return lines[0].lstrip().startswith(("```", "~~~")) or all(_CODE_LINE_RE.match(ln) for ln in lines)
 
 
+def leads_in(sentence: str) -> bool:
+    """A sentence ending in a colon introduces what follows it ("Sync happens:", a command's caption)."""
+    return sentence.rstrip().endswith(":")
+
+
 def captions(text: str, following: str) -> bool:
     """A one-line paragraph ending in a colon right above a passage of code is that code's caption
     ("- Connect through a jump host to a remote server:" above `ssh -J …`): the command says what it
     does only through it, as a reply only through the question before it."""
     lines = [ln for ln in text.split("\n") if ln.strip()]
-    return len(lines) == 1 and lines[0].rstrip().endswith(":") and is_code(following)
+    return len(lines) == 1 and leads_in(lines[0]) and is_code(following)
 
 
 def split_passages(canonical: str, body_start_line: int) -> list[Passage]:
