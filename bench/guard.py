@@ -539,10 +539,13 @@ def pathological_inputs(size: int = 100_000) -> dict[str, str]:
         "licence key ", "x is the password ", "password a1b2 ", "ssid x / key ", "safe opens with ", "cvv ",
         "password is 'a b ", "-pA1b2c3d4 ", "| password |\n", "kod do drzwi ", "type 1234 on the keypad ",
         "1234 opens ", "door code ", "passphrase (a1b2c3d4) ",
+        # a prefixed token with a base64url body, and single-case tokens standing alone (gno.guard.secret_bare)
+        "ab.aB3dE6gH9jK2mN5pQ8rS1_", "ab.aB3dE6gH9jK2mN5pQ8rS1-x_", "k9m2n4p6q8r3t5v7w9x2",
     ]  # fmt: skip
     cases = {repr(u): rep(u) for u in units}
     cases["random base64"] = "".join(rng.choice(b64) for _ in range(size))
     cases["random hex"] = "".join(rng.choice("0123456789abcdef") for _ in range(size))
+    cases["random base36, one case"] = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(size))
     return cases
 
 

@@ -55,3 +55,52 @@ def test_a_generated_token_standing_alone_is_redacted(text: str) -> None:
 )
 def test_ids_names_hex_and_placeholders_stay(text: str) -> None:
     assert list(bare_token_candidates(text)) == [], text
+
+
+_B36 = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def _single_case(n: int) -> str:
+    """Lower-case letters and digits, as base32 access tokens are written (one digit in every few)."""
+    body = [_RNG.choice(_B36) for _ in range(n)]
+    body[::5] = [_RNG.choice("23456789") for _ in body[::5]]
+    return "".join(body)
+
+
+SINGLE = _single_case(46)
+
+
+@pytest.mark.parametrize("text", [f"the feed key is {SINGLE}", f"owm = '{SINGLE}'", f"{SINGLE.upper()} for the CI"])
+def test_a_long_single_case_token_is_redacted(text: str) -> None:
+    r = redact_secrets(text, skip_sources=frozenset({"kingfisher", "noseyparker", "gitleaks"}))
+    assert SINGLE not in r.text.lower(), r.text
+    assert [f.rule for f in r.findings] == ["bare-token"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"mirror at {SINGLE[:32]}.onion",  # a host name
+        "bc1q" + "".join(_RNG.choice("023456789acdefghjklmnpqrstuvwxyz") for _ in range(38)),  # an address
+        "sample a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6q7r8",  # typed in order
+        "sample 1234567890abcdefghij1234567890klmnopqrst",
+        f"short {SINGLE[:28]}",  # under 32 characters
+        "release 2024 notes for the winter quarter of twentytwentyfour",  # words
+    ],
+)
+def test_hosts_addresses_samples_and_words_stay(text: str) -> None:
+    assert list(bare_token_candidates(text)) == [], text
+
+
+def test_a_prefixed_token_with_a_base64url_body_is_redacted() -> None:
+    body = _token(40)
+    token = f"ya29.{body[:22]}_{body[22:30]}-{body[30:]}"
+    r = redact_secrets(f"my token is {token}", skip_sources=frozenset({"kingfisher", "noseyparker", "gitleaks"}))
+    assert token not in r.text and body[:22] not in r.text, r.text
+    assert "prefixed-token" in [f.rule for f in r.findings]
+
+
+def test_a_sample_joined_like_a_base64url_body_stays() -> None:
+    sample = "tkn_abcdefghijklmnopqrstuvwxyZ1234567890_ABCDEF"
+    r = redact_secrets(f"for example {sample}", skip_sources=frozenset({"kingfisher", "noseyparker", "gitleaks"}))
+    assert sample in r.text, r.text

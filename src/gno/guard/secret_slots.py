@@ -35,6 +35,7 @@ from gno.guard.secret_values import (
     has_base62_mix,
     is_placeholder,
     shannon_entropy,
+    typed_in_order,
     wordiness,
 )
 
@@ -148,11 +149,16 @@ def slot_candidates(text: str) -> Iterator[tuple[str, int, int]]:
 
 # A vendor prefix, then a long generated body (``tvly-…``, ``odt_…``, ``hvs.…``, ``live_<id>_…``): the shape most
 # provider tokens share, whatever the provider. Not inside a URL or path, not bound to an id key (``Invoice ID:
-# in_0KVn…``), and the body must mix cases and digits, read as random and not as words.
+# in_0KVn…``), and the body must mix cases and digits, read as random and not as words. A base64url body may
+# carry ``-`` and ``_`` after its first 20 characters (``ya29.A0Ar…_HH0_tn5g…``).
 _PREFIXED_RE = re.compile(
-    r"(?<![A-Za-z0-9_.\-/=?&#%+@:])(?:[A-Za-z][A-Za-z0-9]{1,11}[-_.]){1,3}(?P<body>[A-Za-z0-9]{20,200})"
+    r"(?<![A-Za-z0-9_.\-/=?&#%+@:])(?:[A-Za-z][A-Za-z0-9]{1,11}[-_.]){1,3}"
+    r"(?P<body>[A-Za-z0-9]{20,200}(?:[-_][A-Za-z0-9]+){0,12})"
     r"(?![A-Za-z0-9_\-/])"
 )
+
+
+_JOINED_RE = re.compile(r"[-_]")
 
 
 def prefixed_token_candidates(text: str) -> Iterator[tuple[str, int, int]]:
@@ -160,6 +166,8 @@ def prefixed_token_candidates(text: str) -> Iterator[tuple[str, int, int]]:
         body = match.group("body")
         if not (_generated_body(body) or _lowercase_token(match.group(), body)):
             continue
+        if _JOINED_RE.search(body) and typed_in_order(body):
+            continue  # a sample typed in order, joined like a base64url body (``…xyZ1234567890_ABCDEF``)
         if _FILE_AFTER_RE.match(text, match.end()):
             continue  # ``chunk-5f3a….js``: a hashed file name
         if bound_to_id(text, match.start()):

@@ -60,6 +60,19 @@ def is_placeholder(value: str) -> bool:
     )
 
 
+def typed_in_order(value: str) -> bool:
+    """A run typed in order (``abcdefgh…``, ``1234567890…``, ``a1b2c3d4…``, ``9876543210…``): a sample value
+    written to fill a slot, not a generated one. Half the neighbours (or neighbours but one) step by one."""
+    codes = [ord(c) for c in value.lower()]
+    if len(codes) < 8:
+        return False
+    for step in (1, 2):
+        pairs = len(codes) - step
+        if sum(1 for a, b in zip(codes, codes[step:], strict=False) if abs(b - a) == 1) >= pairs / 2:
+            return True
+    return False
+
+
 def wordiness(value: str) -> float:
     """Share of characters that sit inside word-like runs (``Account``, ``settings``)."""
     covered = sum(len(m.group()) for m in _WORDY_RE.finditer(value))
