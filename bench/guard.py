@@ -541,6 +541,7 @@ def pathological_inputs(size: int = 100_000) -> dict[str, str]:
         "1234 opens ", "door code ", "passphrase (a1b2c3d4) ",
         # a prefixed token with a base64url body, and single-case tokens standing alone (gno.guard.secret_bare)
         "ab.aB3dE6gH9jK2mN5pQ8rS1_", "ab.aB3dE6gH9jK2mN5pQ8rS1-x_", "k9m2n4p6q8r3t5v7w9x2",
+        "signupgeniusPRIVATE.", "a_pat = 1/2:", "getenv('API_TOKEN', '",
     ]  # fmt: skip
     cases = {repr(u): rep(u) for u in units}
     cases["random base64"] = "".join(rng.choice(b64) for _ in range(size))

@@ -80,6 +80,37 @@ def test_slots_that_name_no_credential_keep_their_value(text: str) -> None:
     assert list(slot_candidates(text)) == []
 
 
+_VENDORED = frozenset({"gitleaks", "noseyparker", "kingfisher"})
+#: shapes no vendored rule is needed for (every vendored rule file is off here)
+GENERIC = [
+    (f'ado_pat = "{ALNUM}"', ALNUM),  # a personal access token
+    (f"asana_pat = 1/{DIGITS[:16]}:{HEX}", HEX),  # the part after a colon goes with the rest
+    (f"signupgeniusPRIVATE.{HEX}", HEX),  # a long vendor name before the body
+    (f"SECRET_KEY = os.environ.get('DJANGO_SECRET_KEY', '{ALNUM}')", ALNUM),  # a secret's fallback in code
+    (f'getenv("API_TOKEN", "{ALNUM}")', ALNUM),
+]
+
+
+@pytest.mark.parametrize(("text", "value"), GENERIC)
+def test_generic_credential_shapes_go_without_vendor_rules(text: str, value: str) -> None:
+    result = redact_secrets(text, skip_sources=_VENDORED)
+    assert value not in result.text, result.text
+    assert {f.rule for f in result.findings} & {"credential-slot", "prefixed-token"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'pat = re.compile(r"[a-z]+_[0-9]{8,}")',  # a pattern, not a personal access token
+        "compat = legacy_mode_enabled_2024",
+        f"os.environ.get('SESSION_ID', '{ALNUM}')",  # the fallback of an id
+        "signupgeniusPRIVATE.abcdef1234567890abcdef1234567890",  # a sample typed in order
+    ],
+)
+def test_look_alikes_of_the_generic_shapes_stay(text: str) -> None:
+    assert redact_secrets(text, skip_sources=_VENDORED).text == text
+
+
 FORMATS = [
     ("$krb5asrep$23$user@example.com:" + _hex(32) + "$" + _hex(120), "password-hash"),
     ("$8$" + _alnum(14) + "$" + _alnum(43), "password-hash"),

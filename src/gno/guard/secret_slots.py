@@ -40,12 +40,12 @@ from gno.guard.secret_values import (
 )
 
 _WORDS = r"api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|keys?|tokens?|secrets?|passwords?"
-_WORDS += r"|passwd|pwd|pass|access|private|auth|credentials?"
+_WORDS += r"|passwd|pwd|pass|access|private|auth|credentials?|pat"
 _SLOT_RE = re.compile(
     rf"(?P<label>(?i:{_WORDS}))"
     r"(?P<more>(?:[_.-]?(?i:key|token|secret|access|private|code))?)"
     r"(?P<sep>['\"]?[^\S\n]*(?::=|=>|[:=])[^\S\n]*|[^\S\n]+|[-_])"
-    r"['\"`]?(?P<v>[A-Za-z0-9][A-Za-z0-9+/_.~-]{7,199}+={0,2}+)(?![A-Za-z0-9+/_.=~-])"
+    r"['\"`]?(?P<v>[A-Za-z0-9][A-Za-z0-9+/_.~-]{7,199}+(?::[A-Za-z0-9+/_.~-]{8,199}+)?={0,2}+)(?![A-Za-z0-9+/_.=~-])"
 )
 # Credential words that name a secret on their own; the others do only as the last word of a compound.
 _STRONG = frozenset(
@@ -150,15 +150,17 @@ def slot_candidates(text: str) -> Iterator[tuple[str, int, int]]:
 # A vendor prefix, then a long generated body (``tvly-…``, ``odt_…``, ``hvs.…``, ``live_<id>_…``): the shape most
 # provider tokens share, whatever the provider. Not inside a URL or path, not bound to an id key (``Invoice ID:
 # in_0KVn…``), and the body must mix cases and digits, read as random and not as words. A base64url body may
-# carry ``-`` and ``_`` after its first 20 characters (``ya29.A0Ar…_HH0_tn5g…``).
+# carry ``-`` and ``_`` after its first 20 characters (``ya29.A0Ar…_HH0_tn5g…``), and a vendor's name may be long
+# (``signupgeniusPRIVATE.<hex>``); neither of these wider shapes takes a sample typed in order.
 _PREFIXED_RE = re.compile(
-    r"(?<![A-Za-z0-9_.\-/=?&#%+@:])(?:[A-Za-z][A-Za-z0-9]{1,11}[-_.]){1,3}"
+    r"(?<![A-Za-z0-9_.\-/=?&#%+@:])(?P<prefix>(?:[A-Za-z][A-Za-z0-9]{1,23}[-_.]){1,3})"
     r"(?P<body>[A-Za-z0-9]{20,200}(?:[-_][A-Za-z0-9]+){0,12})"
     r"(?![A-Za-z0-9_\-/])"
 )
 
 
 _JOINED_RE = re.compile(r"[-_]")
+_LONG_PART_RE = re.compile(r"[A-Za-z0-9]{13}")
 
 
 def prefixed_token_candidates(text: str) -> Iterator[tuple[str, int, int]]:
@@ -166,7 +168,7 @@ def prefixed_token_candidates(text: str) -> Iterator[tuple[str, int, int]]:
         body = match.group("body")
         if not (_generated_body(body) or _lowercase_token(match.group(), body)):
             continue
-        if _JOINED_RE.search(body) and typed_in_order(body):
+        if (_JOINED_RE.search(body) or _LONG_PART_RE.search(match.group("prefix"))) and typed_in_order(body):
             continue  # a sample typed in order, joined like a base64url body (``…xyZ1234567890_ABCDEF``)
         if _FILE_AFTER_RE.match(text, match.end()):
             continue  # ``chunk-5f3a….js``: a hashed file name
@@ -192,3 +194,20 @@ def _lowercase_token(token: str, body: str) -> bool:
     if len(body) < _LOWERCASE_BODY_MIN or _DIGEST_WORD_RE.match(token) or body.isdigit() or body.isalpha():
         return False
     return len(set(body)) >= 8 and shannon_entropy(body) >= 3.0
+
+
+# ``os.environ.get("DJANGO_SECRET_KEY", "<value>")``, ``getenv('API_TOKEN', '…')``, ``ENV.fetch("DB_PASSWORD", …)``:
+# the fallback of a variable that names a secret is that secret, written into the code.
+_ENV_DEFAULT_RE = re.compile(
+    r"(?:getenv|environ\.get|env\.get|ENV\.fetch|env)\(\s*['\"](?P<name>[A-Za-z0-9_.-]{1,80})['\"]\s*,\s*"
+    r"['\"](?P<v>[^'\"\s]{8,200})['\"]"
+)
+_SECRET_NAME_RE = re.compile(rf"(?i)(?:^|[_.-])(?:{_WORDS})(?:[_.-]?(?:key|token|secret))?$")
+
+
+def env_default_candidates(text: str) -> Iterator[tuple[str, int, int]]:
+    for match in _ENV_DEFAULT_RE.finditer(text):
+        name, value = match.group("name"), match.group("v")
+        if not _SECRET_NAME_RE.search(name) or ID_KEY_RE.search(name) or not _token_shaped(value):
+            continue
+        yield "credential-slot", match.start("v"), match.end("v")

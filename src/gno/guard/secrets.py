@@ -53,7 +53,7 @@ from gno.guard.secret_context import (
     plausible_generic,
 )
 from gno.guard.secret_formats import detect_secrets_candidates, format_candidates, key_file_candidates
-from gno.guard.secret_slots import prefixed_token_candidates, slot_candidates
+from gno.guard.secret_slots import env_default_candidates, prefixed_token_candidates, slot_candidates
 from gno.guard.secret_spoken import spoken_candidates
 from gno.guard.secret_values import shannon_entropy
 from gno.guard.vendored_rules import RULE_FILES, vendored_candidates
@@ -147,6 +147,7 @@ _WINDOWED: tuple[tuple[int, _Detector], ...] = (
     (8, keyed_token_candidates),
     (8, prefixed_token_candidates),
     (8, slot_candidates),
+    (8, env_default_candidates),
     (9, entropy_candidates),
     (10, hex_literal_candidates),
     (11, bare_token_candidates),
