@@ -6,7 +6,8 @@ text and a relative clause (", which does the keyboard handling") is about the n
 Bloom filter's bit array") names the filter, a clause before a colon is no term being defined, and the
 items after it are what the clause announces. A command is read with its caption ("- Connect through a
 jump host:" above `ssh -J …`), and a flag asked of a command ("which *mv* option") must come from a
-passage or note naming that command. Each rule has a counterpart that still abstains. Every
+passage or note naming that command. "Unless told otherwise" or "when no count is given" is read as "by
+default". Each rule has a counterpart that still abstains. Every
 `ask` test runs `engine.ask(..., verify=True)` on a real index of hand-written notes."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import pytest
 
 from gno.evidence.answer_type import Vocabulary, typed_values
 from gno.evidence.focus import addresses
-from gno.evidence.question import answer_kind, frame
+from gno.evidence.question import answer_kind, as_by_default, frame
 
 from .conftest import MakeKB, assert_asked
 
@@ -167,6 +168,36 @@ CASES["another command's flag"] = (
     "Which mv option refuses to overwrite files that already exist at the destination?",
     (),
 )
+
+
+SYNC = "# Sync\n\n## Interval\n\nThe client syncs every 20 seconds by default; set `syncInterval` to change it.\n"
+CASES["a paraphrase of by default"] = (
+    {"Sync.md": SYNC},
+    "How often does the client sync unless told otherwise?",
+    ("20 seconds",),
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "read"),
+    [
+        ("How many log lines are shown when you don't say how many?", "How many log lines are shown by default?"),
+        ("How long does it wait, unless told otherwise?", "How long does it wait by default?"),
+        ("How many lines does tail print when no count is given?", "How many lines does tail print by default?"),
+        ("Which port is used if not specified?", "Which port is used by default?"),
+        ("What level does zip use if I don't pick one?", "What level does zip use by default?"),
+    ],
+)
+def test_a_paraphrase_of_by_default_is_read_as_by_default(question: str, read: str) -> None:
+    assert as_by_default(question) == read
+    assert "default" in frame(question).optional
+
+
+@pytest.mark.parametrize(
+    "question", ["How do I say no when asked?", "What happens if nothing is set up?", "Which file is given to tail?"]
+)
+def test_other_questions_keep_their_words(question: str) -> None:
+    assert as_by_default(question) == question
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

@@ -64,6 +64,26 @@ MEANING = re.compile(r"^\s*what\s+(?:\w+\s+)?(?:does|do|did)\b.*\b(?:mean|stand\
 # "… *by default*": the value a note states when nothing is set; notes give it without the words
 # ("its pages are prefixed with `Journal/`"), so the qualifier is no facet an answer must state
 BY_DEFAULT = re.compile(r"\bby\s+default\b", re.I)
+# "when you don't say how many", "unless told otherwise", "when no count is given", "if not specified": ways to
+# say "by default", which a question is read as (the docs write "default", never the question's paraphrase)
+_SAY = r"(?:say|specify|set|give|pick|choose|pass|provide|name|configure|tell\s+it)"
+DEFAULT_PARAPHRASE = re.compile(
+    r",?\s*\b(?:"
+    rf"(?:when|if|unless)\s+(?:you|i|we|they|one|users?)\s+(?:don'?t|do\s+not|doesn'?t|does\s+not|didn'?t|never)\s+{_SAY}"
+    r"(?:\s+(?:how\s+(?:many|much|long|often)|which(?:\s+one)?|what|one|it|any(?:thing|one)?|otherwise|a\s+\w+))?"
+    r"|unless\s+(?:told|specified|set|configured|stated|asked|instructed)\s+otherwise"
+    r"|(?:when|if)\s+(?:no|none|nothing)(?:\s+\w+){0,2}\s+(?:is|are|was)\s+"
+    r"(?:given|specified|set|passed|provided|chosen|named|configured|requested)"
+    r"|(?:when|if)\s+(?:not|un)\s*(?:specified|set|given|configured)"
+    r"|out\s+of\s+the\s+box"
+    r")(?=\s*[?.,]|\s*$)",
+    re.I,
+)
+
+
+def as_by_default(question: str) -> str:
+    """The question with a paraphrase of "by default" written as "by default" (see `DEFAULT_PARAPHRASE`)."""
+    return DEFAULT_PARAPHRASE.sub(" by default", question)
 # "Where did *the author* go …": in a personal note the author is its first person, never named
 AUTHOR = re.compile(r"\bthe\s+(author|writer)\b(?!\s+of\b)", re.I)
 # "What does Calvin do to relax?": asks for an activity, which no name or number in a sentence states;
@@ -229,6 +249,7 @@ def asks_for_a_set(question: str) -> bool:
 
 
 def frame(question: str) -> QuestionFrame:
+    question = as_by_default(question)
     facets = facets_of(question)
     names = name_stems(question)
     prep, _rest = unprefixed(question)
