@@ -126,6 +126,17 @@ def test_disclosure_of_where_a_secret_is_is_left_alone(said: str) -> None:
     assert redact(text).text == text
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        'passport_number: "HGK137803"',  # a passport is no pass
+        "Click on this link to reset your password: https://www.example-reset-12bh12.com now",  # a link
+    ],
+)
+def test_records_that_only_look_like_credentials_are_left_alone(text: str) -> None:
+    assert redact_secrets(text).text == text
+
+
 def test_specific_format_wins_over_generic_assignment() -> None:
     token = "gh" + "p_" + rand(36)
     result = redact(f'token = "{token}"')

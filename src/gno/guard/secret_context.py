@@ -28,7 +28,7 @@ from gno.guard.secret_values import (
 )
 
 _KEYWORD = (
-    r"(?:password|passwd|passphrase|passcode|pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key"
+    r"(?:password|passwd|passphrase|passcode|pass(?![a-z])|pwd|secret|token|api[_-]?key|apikey|access[_-]?key"
     r"|auth[_-]?key|secret[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|client[_-]?secret"
     r"|credentials?|auth[_-]?token|access[_-]?token|refresh[_-]?token|api[_-]?token|session[_-]?key"
     r"|auth(?![a-z])|private(?![a-z]))"
@@ -124,13 +124,16 @@ def _is_env_style(key: str, op: str, text: str, op_pos: int) -> bool:
     return key.isupper() and op == "=" and op_pos > 0 and not text[op_pos - 1].isspace()
 
 
+_LINK_RE = re.compile(r"(?i)^(?:https?://|www\.)")
+
+
 def _accept_value(value: str, *, strict: bool, quoted: bool, env_style: bool, alone: bool = False) -> bool:
     """Decide whether an assigned value is a secret, given how strong the key context is.
 
     ``alone``: the value ends its line (``password = open_sesame`` in an INI or YAML file), which
     makes an unquoted word as explicit as a quoted one."""
-    if is_placeholder(value) or "[" in value:
-        return False
+    if is_placeholder(value) or "[" in value or _LINK_RE.match(value):
+        return False  # a link ("reset your password: https://…") is where a secret is set, not the secret
     if env_style:
         return len(value) >= 3
     if " " in value.strip():
