@@ -7,7 +7,7 @@ Bloom filter's bit array") names the filter, a clause before a colon is no term 
 items after it are what the clause announces. A command is read with its caption ("- Connect through a
 jump host:" above `ssh -J …`), and a flag asked of a command ("which *mv* option") must come from a
 passage or note naming that command. "Unless told otherwise" or "when no count is given" is read as "by
-default". Each rule has a counterpart that still abstains. Every
+default", and "What's" as "What is". Each rule has a counterpart that still abstains. Every
 `ask` test runs `engine.ask(..., verify=True)` on a real index of hand-written notes."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 
 from gno.evidence.answer_type import Vocabulary, typed_values
 from gno.evidence.focus import addresses
-from gno.evidence.question import answer_kind, as_by_default, frame
+from gno.evidence.question import answer_kind, as_by_default, expanded, frame
 
 from .conftest import MakeKB, assert_asked
 
@@ -191,6 +191,26 @@ CASES["a paraphrase of by default"] = (
 def test_a_paraphrase_of_by_default_is_read_as_by_default(question: str, read: str) -> None:
     assert as_by_default(question) == read
     assert "default" in frame(question).optional
+
+
+@pytest.mark.parametrize(
+    ("contracted", "written_out"),
+    [
+        ("What's the shortcut for the command palette?", "What is the shortcut for the command palette?"),
+        ("Where's the config file stored?", "Where is the config file stored?"),
+        ("Who’s the author of the plugin?", "Who is the author of the plugin?"),
+        ("Whats the default port?", "What is the default port?"),
+        ("What're the default ports?", "What are the default ports?"),
+    ],
+)
+def test_a_contracted_wh_word_is_read_as_written_out(contracted: str, written_out: str) -> None:
+    a, b = frame(contracted), frame(written_out)
+    assert (a.kind, a.form, a.required, a.optional, a.focus) == (b.kind, b.form, b.required, b.optional, b.focus)
+
+
+def test_words_that_only_start_like_a_contraction_stay() -> None:
+    assert expanded("Whatsapp backups: where are they kept?") == "Whatsapp backups: where are they kept?"
+    assert expanded("Hows and whys of sync") == "Hows and whys of sync"
 
 
 @pytest.mark.parametrize(

@@ -84,6 +84,18 @@ DEFAULT_PARAPHRASE = re.compile(
 def as_by_default(question: str) -> str:
     """The question with a paraphrase of "by default" written as "by default" (see `DEFAULT_PARAPHRASE`)."""
     return DEFAULT_PARAPHRASE.sub(" by default", question)
+
+
+# "What's the shortcut …", "Where's the file …", "Whats the port": a wh-word with its verb contracted is read
+# as written out, so the kind of answer ("where" asks for a place) and the thing asked for are found
+_WH_CONTRACTION = re.compile(r"\b(what|where|who|how|when|which|why)(?:['’]s|s(?=\s+the\b))\b", re.I)
+_WH_ARE = re.compile(r"\b(what|where|who|how|when|which|why)['’]re\b", re.I)
+
+
+def expanded(question: str) -> str:
+    """The question with a contracted wh-word written out ("What's" → "What is", "Where're" → "Where are")."""
+    return _WH_ARE.sub(r"\1 are", _WH_CONTRACTION.sub(r"\1 is", question))
+
 # "Where did *the author* go …": in a personal note the author is its first person, never named
 AUTHOR = re.compile(r"\bthe\s+(author|writer)\b(?!\s+of\b)", re.I)
 # "What does Calvin do to relax?": asks for an activity, which no name or number in a sentence states;
@@ -249,7 +261,7 @@ def asks_for_a_set(question: str) -> bool:
 
 
 def frame(question: str) -> QuestionFrame:
-    question = as_by_default(question)
+    question = as_by_default(expanded(question))
     facets = facets_of(question)
     names = name_stems(question)
     prep, _rest = unprefixed(question)
