@@ -7,8 +7,8 @@ Bloom filter's bit array") names the filter, a clause before a colon is no term 
 items after it are what the clause announces. A command is read with its caption ("- Connect through a
 jump host:" above `ssh -J …`), and a flag asked of a command ("which *mv* option") must come from a
 passage or note naming that command. "Unless told otherwise" or "when no count is given" is read as "by
-default", and "What's" as "What is". Each rule has a counterpart that still abstains. Every
-`ask` test runs `engine.ask(..., verify=True)` on a real index of hand-written notes."""
+default", "What's" as "What is", and "Can you tell me which …" as "which …". Each rule has a counterpart
+that still abstains. Every `ask` test runs `engine.ask(..., verify=True)` on a real index of hand-written notes."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 
 from gno.evidence.answer_type import Vocabulary, typed_values
 from gno.evidence.focus import addresses
-from gno.evidence.question import answer_kind, as_by_default, expanded, frame
+from gno.evidence.question import answer_kind, as_by_default, direct, expanded, frame
 
 from .conftest import MakeKB, assert_asked
 
@@ -170,6 +170,17 @@ CASES["another command's flag"] = (
 )
 
 
+PORT = "# Install\n\n## Server\n\nThe server listens on port `3000` by default.\n"
+CASES["a question asked inside a request"] = (
+    {"Install.md": PORT},
+    "Can you tell me which port the server listens on by default?",
+    ("`3000`",),
+)
+CASES["a yes/no question inside a request"] = (
+    {"Install.md": PORT},
+    "Can you tell me if the server listens on port 3000 by default?",
+    (),
+)
 SYNC = "# Sync\n\n## Interval\n\nThe client syncs every 20 seconds by default; set `syncInterval` to change it.\n"
 CASES["a paraphrase of by default"] = (
     {"Sync.md": SYNC},
@@ -206,6 +217,22 @@ def test_a_paraphrase_of_by_default_is_read_as_by_default(question: str, read: s
 def test_a_contracted_wh_word_is_read_as_written_out(contracted: str, written_out: str) -> None:
     a, b = frame(contracted), frame(written_out)
     assert (a.kind, a.form, a.required, a.optional, a.focus) == (b.kind, b.form, b.required, b.optional, b.focus)
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "Can you tell me which port the server listens on?",
+        "Do you know which port the server listens on?",
+        "I'd like to know which port the server listens on",
+        "Hey, quick question: which port does the server listen on?",
+        "Please tell me which port the server listens on.",
+    ],
+)
+def test_a_wh_question_inside_a_request_is_that_question(asked: str) -> None:
+    a, b = frame(asked), frame("Which port does the server listen on?")
+    assert (a.kind, a.form, a.required, a.optional) == (b.kind, b.form, b.required, b.optional)
+    assert direct("Can you tell me if the server listens on 3000?") == "Can you tell me if the server listens on 3000?"
 
 
 def test_words_that_only_start_like_a_contraction_stay() -> None:

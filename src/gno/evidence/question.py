@@ -96,6 +96,25 @@ def expanded(question: str) -> str:
     """The question with a contracted wh-word written out ("What's" → "What is", "Where're" → "Where are")."""
     return _WH_ARE.sub(r"\1 are", _WH_CONTRACTION.sub(r"\1 is", question))
 
+
+# "Can you tell me which port …", "Do you know where …", "I'd like to know how …", "Quick question: what …": a
+# wh-question asked inside a request is that question (as asked, it reads as a yes/no question, which an
+# extractive answer never answers, and "want", "quick" become words the answer must state)
+_PREAMBLE = re.compile(
+    r"^\s*(?:(?:hey|hi|hello|ok|okay|so|well|quick\s+question|question|please)\s*[,:!-]?\s+)*"
+    r"(?:(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:tell|show|remind)\s+me"
+    r"|(?:do|does|did)\s+(?:you|anyone|anybody)\s+know|(?:please\s+)?tell\s+me"
+    r"|i(?:\s+(?:want|wanted|would\s+like|need)|['’]d\s+like)\s+to\s+know|i(?:['’]m|\s+am)\s+wondering|i\s+wonder"
+    r"|any\s+idea)\s*[,:-]?\s+)?"
+    r"(?=(?:what|which|where|who|whom|whose|when|how|why)\b)",
+    re.I,
+)
+
+
+def direct(question: str) -> str:
+    """The wh-question a request or greeting carries ("Can you tell me which port …" → "which port …")."""
+    return _PREAMBLE.sub("", question, count=1)
+
 # "Where did *the author* go …": in a personal note the author is its first person, never named
 AUTHOR = re.compile(r"\bthe\s+(author|writer)\b(?!\s+of\b)", re.I)
 # "What does Calvin do to relax?": asks for an activity, which no name or number in a sentence states;
@@ -261,7 +280,7 @@ def asks_for_a_set(question: str) -> bool:
 
 
 def frame(question: str) -> QuestionFrame:
-    question = as_by_default(expanded(question))
+    question = as_by_default(direct(expanded(question)))
     facets = facets_of(question)
     names = name_stems(question)
     prep, _rest = unprefixed(question)
