@@ -7,8 +7,10 @@ Bloom filter's bit array") names the filter, a clause before a colon is no term 
 items after it are what the clause announces. A command is read with its caption ("- Connect through a
 jump host:" above `ssh -J …`), and a flag asked of a command ("which *mv* option") must come from a
 passage or note naming that command. "Unless told otherwise" or "when no count is given" is read as "by
-default", "What's" as "What is", and "Can you tell me which …" as "which …". Each rule has a counterpart
-that still abstains. Every `ask` test runs `engine.ask(..., verify=True)` on a real index of hand-written notes."""
+default", "What's" as "What is", and "Can you tell me which …" as "which …"; a reply to a quoted question
+that asks for another thing ("Which team …?" for a position) answers that question. Each rule has a
+counterpart that still abstains. Every `ask` test runs `engine.ask(..., verify=True)` on a real index of
+hand-written notes."""
 
 from __future__ import annotations
 
@@ -170,6 +172,16 @@ CASES["another command's flag"] = (
 )
 
 
+CHAT = (
+    "# Session 1 — 2 May 2023\n\nJames: Congrats on the contract! Which team did you sign with?\n\n"
+    "John: The Minnesota Wolves! I can't wait to play with them.\n"
+)
+CASES["a reply to the question"] = ({"session-01.md": CHAT}, "Which team did John sign with?", ("Minnesota Wolves",))
+CASES["a reply to another question"] = (
+    {"session-01.md": CHAT},
+    "What is John's position on the team he signed with?",
+    (),
+)
 PORT = "# Install\n\n## Server\n\nThe server listens on port `3000` by default.\n"
 CASES["a question asked inside a request"] = (
     {"Install.md": PORT},

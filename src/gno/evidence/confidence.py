@@ -35,10 +35,13 @@ from gno.evidence.focus import (
     attribute_stated,
     contrasted,
     paraphrased,
+    parse,
     platforms_stated,
+    same_target,
+    target_head,
 )
 from gno.evidence.passages import covered, is_question, leads_in
-from gno.evidence.question import QuestionFrame
+from gno.evidence.question import QuestionFrame, expanded
 from gno.models import Capsule, CapsuleEvidence
 from gno.store import documents as docs
 
@@ -186,6 +189,15 @@ def _scope(cites: list[str], by_id: dict[str, CapsuleEvidence]) -> str:
     return "\n".join(scope_of(by_id[i]) for i in cites if i in by_id)
 
 
+def _replies_to_another(fr: QuestionFrame, claim_texts: list[str], stated: str) -> bool:
+    """The answer quotes a question that asks for another kind of thing ("Which team did you sign with?" for
+    John's *position*) and its own sentences never name the thing asked for: the reply answers that question."""
+    head = target_head(fr.focus)
+    if not head or covered(stated, [head]):
+        return False
+    return any(is_question(t) and not same_target(fr.focus, parse(expanded(t))) for t in claim_texts)
+
+
 def assess(
     fr: QuestionFrame, claim_texts: list[str], claim_cites: list[list[str]], cap: Capsule, vocab: Vocabulary
 ) -> str | None:
@@ -193,6 +205,8 @@ def assess(
     if fr.kind == "polar" or not claim_texts:
         return None  # only a generator answers yes/no; its claims were judged like any other
     stated = " ".join(t for t in claim_texts if not is_question(t))
+    if _replies_to_another(fr, claim_texts, stated):
+        return "focus_not_addressed"
     # read as a reply only to a quoted question that asks about the question (as `extract.asks_about`)
     reply = any(is_question(t) and covered(t, fr.content) for t in claim_texts)
     given = [v.lower() for v in typed_values(stated, fr, vocab, reply=reply)]

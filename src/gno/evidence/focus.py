@@ -296,6 +296,23 @@ def contrasted(focus: Focus, sentence: str) -> bool:
     )
 
 
+def target_head(focus: Focus) -> str:
+    """The noun the question asks for ("John's *position*", "favorite *genre*"), singular; "" when none."""
+    return singular(re.sub(r"['’]s$", "", focus.target[-1].lower())) if focus.target else ""
+
+
+def same_target(focus: Focus, other: Focus) -> bool:
+    """A quoted question (`other`) asks for the kind of thing the question asks for: the question's target noun
+    is one of the quoted question's target words, or of one class with one. Either without a target: no
+    evidence they differ. "Which *team* did you sign with?" asks for a team, not for John's *position*."""
+    head = target_head(focus)
+    if not head or not other.target:
+        return True
+    words = {singular(re.sub(r"['’]s$", "", w.lower())) for w in other.target}
+    kin = next((c for c in NOUN_CLASSES if head in c), frozenset({head}))
+    return bool(kin & words) or head in words
+
+
 def platforms_stated(text: str) -> str:
     """`text`, with the platforms it names by contrast spelled out: a sentence that gives a value for one
     platform and another for "anywhere else" states the others (`PLATFORMS`) as well."""
