@@ -247,6 +247,23 @@ def test_a_wh_question_inside_a_request_is_that_question(asked: str) -> None:
     assert direct("Can you tell me if the server listens on 3000?") == "Can you tell me if the server listens on 3000?"
 
 
+@pytest.mark.parametrize(
+    ("question", "verb"),
+    [
+        ("What inspired Caroline's painting for the art show?", "inspired"),
+        ("What caused the outage last week?", "caused"),
+        ("What made you name her Tilly?", "made"),
+    ],
+)
+def test_a_verb_right_after_what_is_the_verb_not_the_thing_asked_for(question: str, verb: str) -> None:
+    focus = frame(question).focus
+    assert focus.target == () and verb in focus.verbs
+
+
+def test_an_adjective_in_ed_before_its_noun_stays_in_the_target() -> None:
+    assert frame("What hosted service does it use?").focus.target == ("hosted", "service")
+
+
 def test_words_that_only_start_like_a_contraction_stay() -> None:
     assert expanded("Whatsapp backups: where are they kept?") == "Whatsapp backups: where are they kept?"
     assert expanded("Hows and whys of sync") == "Hows and whys of sync"

@@ -234,6 +234,9 @@ def _target(toks: list[str], role: list[str], i: int, caps: set[str]) -> int:
             role[i] = "skip"
             return i + 1
         after = toks[i + 1] if i + 1 < n else ""
+        if i == start and _verb_like(t) and (after in _CLOSERS or after in caps):
+            role[i] = "verb"  # "what *inspired* Caroline's painting", "what caused the outage": "what" is the subject
+            return i + 1
         if i > start and t not in caps:
             third_person = t.endswith("s") and not t.endswith("ss") and not toks[i - 1].endswith("s")
             if after in _CLOSERS or (third_person and after not in AUX):
