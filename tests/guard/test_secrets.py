@@ -137,6 +137,11 @@ def test_records_that_only_look_like_credentials_are_left_alone(text: str) -> No
     assert redact_secrets(text).text == text
 
 
+def test_a_link_carrying_a_generated_part_under_a_secret_key_goes() -> None:
+    link = "https://hooks.example.net/in/Zx9Qk3LmP0aB7cD2eF5gH8jK"
+    assert link not in redact_secrets(f"webhook_secret: {link}").text
+
+
 def test_specific_format_wins_over_generic_assignment() -> None:
     token = "gh" + "p_" + rand(36)
     result = redact(f'token = "{token}"')

@@ -125,6 +125,15 @@ def _is_env_style(key: str, op: str, text: str, op_pos: int) -> bool:
 
 
 _LINK_RE = re.compile(r"(?i)^(?:https?://|www\.)")
+_LINK_PART_RE = re.compile(r"[/?#&=.:_-]+")
+
+
+def _plain_link(value: str) -> bool:
+    """A link with no generated part (``https://www.example-reset.com/account``): where a secret is set, not
+    the secret; a link carrying a long generated part (a webhook's token) is not plain."""
+    return bool(_LINK_RE.match(value)) and not any(
+        looks_random(part, 16) for part in _LINK_PART_RE.split(value)
+    )
 
 
 def _accept_value(value: str, *, strict: bool, quoted: bool, env_style: bool, alone: bool = False) -> bool:
@@ -132,7 +141,7 @@ def _accept_value(value: str, *, strict: bool, quoted: bool, env_style: bool, al
 
     ``alone``: the value ends its line (``password = open_sesame`` in an INI or YAML file), which
     makes an unquoted word as explicit as a quoted one."""
-    if is_placeholder(value) or "[" in value or _LINK_RE.match(value):
+    if is_placeholder(value) or "[" in value or _plain_link(value):
         return False  # a link ("reset your password: https://…") is where a secret is set, not the secret
     if env_style:
         return len(value) >= 3

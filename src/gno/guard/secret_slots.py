@@ -199,7 +199,7 @@ def _lowercase_token(token: str, body: str) -> bool:
 # ``os.environ.get("DJANGO_SECRET_KEY", "<value>")``, ``getenv('API_TOKEN', '…')``, ``ENV.fetch("DB_PASSWORD", …)``:
 # the fallback of a variable that names a secret is that secret, written into the code.
 _ENV_DEFAULT_RE = re.compile(
-    r"(?:getenv|environ\.get|env\.get|ENV\.fetch|env)\(\s*['\"](?P<name>[A-Za-z0-9_.-]{1,80})['\"]\s*,\s*"
+    r"(?<![A-Za-z0-9_])(?:getenv|environ\.get|env\.get|ENV\.fetch|env)\(\s*['\"](?P<name>[A-Za-z0-9_.-]{1,80})['\"]\s*,\s*"
     r"['\"](?P<v>[^'\"\s]{8,200})['\"]"
 )
 _SECRET_NAME_RE = re.compile(rf"(?i)(?:^|[_.-])(?:{_WORDS})(?:[_.-]?(?:key|token|secret))?$")
