@@ -12,6 +12,7 @@ import pytest
 
 from gno.guard import redact_secrets
 from gno.guard.secret_bare import bare_token_candidates
+from gno.guard.secret_values import wordiness
 
 _RNG = random.Random(4242)
 _B62 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -104,3 +105,17 @@ def test_a_sample_joined_like_a_base64url_body_stays() -> None:
     sample = "tkn_abcdefghijklmnopqrstuvwxyZ1234567890_ABCDEF"
     r = redact_secrets(f"for example {sample}", skip_sources=frozenset({"kingfisher", "noseyparker", "gitleaks"}))
     assert sample in r.text, r.text
+
+
+def test_a_base32_token_whose_letters_run_long_is_redacted() -> None:
+    """Base32 has few digits, so its letters form long runs that read as words by length alone; few vowels."""
+    rng = random.Random(77)
+    token = "".join(rng.choice("bcdfghjklmnpqrstvwxz234567") for _ in range(48))
+    assert wordiness(token) >= 0.3  # the case the vowel test is for
+    vendored_off = frozenset({"kingfisher", "noseyparker"})
+    r = redact_secrets(f"nuget push pkg.nupkg {token} -Source feed", skip_sources=vendored_off)
+    assert token not in r.text, r.text
+
+
+def test_words_run_together_stay() -> None:
+    assert list(bare_token_candidates("see releasenotesforthewinterquarter2024andbeyond today")) == []

@@ -71,4 +71,13 @@ def _single_case(value: str) -> bool:
         return False
     if value.isalpha() or value.isdigit() or _BECH32_RE.match(value.lower()):
         return False
-    return shannon_entropy(value) >= SINGLE_CASE_ENTROPY and wordiness(value) < 0.3 and not typed_in_order(value)
+    unworded = wordiness(value) < 0.3 or _vowel_share(value) < 0.3
+    return shannon_entropy(value) >= SINGLE_CASE_ENTROPY and unworded and not typed_in_order(value)
+
+
+def _vowel_share(value: str) -> float:
+    """Vowels among the letters: about 0.2 for generated letters, near 0.4 for words run together. One case of
+    letters forms long runs by chance (base32: `wordiness` calls them words), so a scarcity of vowels says the
+    run is generated."""
+    letters = [c for c in value.lower() if c.isalpha()]
+    return sum(1 for c in letters if c in "aeiou") / max(len(letters), 1)

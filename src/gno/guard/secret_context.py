@@ -337,10 +337,15 @@ def _is_entropy_secret(value: str) -> bool:
     return shannon_entropy(core) >= 4.0
 
 
+#: a name given as the argument before the value: ``get("SESSION_ID", "…")``, ``setdefault('order_id', '…')``
+_ARG_KEY_BEFORE_RE = re.compile(r"['\"]([\w.-]+)['\"][^\S\n]*,[^\S\n]*['\"`]?$")
+
+
 def bound_to_id(text: str, start: int) -> bool:
-    """``invoice_id: in_0KVn...``, ``sha = "..."``: identifiers and digests, not secrets."""
+    """``invoice_id: in_0KVn...``, ``sha = "..."``, ``get("SESSION_ID", "...")``: identifiers and digests, not
+    secrets."""
     line_start = text.rfind("\n", 0, start) + 1
-    key = _KEY_BEFORE_RE.search(text, line_start, start)
+    key = _KEY_BEFORE_RE.search(text, line_start, start) or _ARG_KEY_BEFORE_RE.search(text, line_start, start)
     return key is not None and ID_KEY_RE.search(key.group(1)) is not None
 
 
