@@ -299,9 +299,14 @@ def contrasted(focus: Focus, sentence: str) -> bool:
     )
 
 
+def _noun(word: str) -> str:
+    """A target word as its noun: lower case, no possessive, singular ("John's" → "john", "Cats" → "cat")."""
+    return singular(re.sub(r"['’]s$", "", word.lower()))
+
+
 def target_head(focus: Focus) -> str:
     """The noun the question asks for ("John's *position*", "favorite *genre*"), singular; "" when none."""
-    return singular(re.sub(r"['’]s$", "", focus.target[-1].lower())) if focus.target else ""
+    return _noun(focus.target[-1]) if focus.target else ""
 
 
 def same_target(focus: Focus, other: Focus) -> bool:
@@ -311,9 +316,9 @@ def same_target(focus: Focus, other: Focus) -> bool:
     head = target_head(focus)
     if not head or not other.target:
         return True
-    words = {singular(re.sub(r"['’]s$", "", w.lower())) for w in other.target}
-    kin = next((c for c in NOUN_CLASSES if head in c), frozenset({head}))
-    return bool(kin & words) or head in words
+    words = {_noun(w) for w in other.target}
+    kin = next((c for c in NOUN_CLASSES if head in c), frozenset({head}))  # a class holds its own word
+    return bool(kin & words)
 
 
 def platforms_stated(text: str) -> str:

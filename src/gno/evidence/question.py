@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gno.evidence.focus import MEASURES, Focus, parse
+from gno.evidence.focus import MEASURES, WH, Focus, parse
 from gno.evidence.forms import form_of
 from gno.evidence.passages import facets_of, stem
 from gno.retrieve.grammar import STOPWORDS, singular, word_tokens
@@ -106,7 +106,7 @@ _PREAMBLE = re.compile(
     r"|(?:do|does|did)\s+(?:you|anyone|anybody)\s+know|(?:please\s+)?tell\s+me"
     r"|i(?:\s+(?:want|wanted|would\s+like|need)|['’]d\s+like)\s+to\s+know|i(?:['’]m|\s+am)\s+wondering|i\s+wonder"
     r"|any\s+idea)\s*[,:-]?\s+)?"
-    r"(?=(?:what|which|where|who|whom|whose|when|how|why)\b)",
+    rf"(?=(?:{'|'.join(sorted(WH))})\b)",
     re.I,
 )
 
